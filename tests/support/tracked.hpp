@@ -1,0 +1,54 @@
+// An object type that counts its constructions and destructions, for asserting that every object
+// is destroyed exactly once, and that can be told to throw from its Nth construction.
+#pragma once
+
+#include <atomic>
+#include <stdexcept>
+
+namespace own_test {
+
+class tracked {
+ public:
+  struct construction_error : std::runtime_error {
+    construction_error() : std::runtime_error("tracked: construction told to throw") {}
+  };
+
+  tracked() : tracked(0) {}
+  explicit tracked(int value) : value_(value) { on_construct(); }
+  tracked(const tracked& other) : value_(other.value_) { on_construct(); }
+  tracked& operator=(const tracked&) = default;
+  virtual ~tracked() {
+    value_ = -1;
+    --counters().live;
+    ++counters().destroyed;
+  }
+
+  int value() const noexcept { return value_; }
+  void set_value(int v) noexcept { value_ = v; }
+
+  static long live() { return counters().live.load(); }
+  static long constructed() { return counters().constructed.load(); }
+  static long destroyed() { return counters().destroyed.load(); }
+  // The Nth construction from now throws (0: none).
+  static void throw_after(long n) {
+    counters().countdown = n;
+  }
+
+ private:
+  struct state {
+    std::atomic<long> live{0}, constructed{0}, destroyed{0}, countdown{0};
+  };
+  static state& counters() {
+    static state s;
+    return s;
+  }
+  static void on_construct() {
+    if (counters().countdown.load() > 0 && --counters().countdown == 0) throw construction_error();
+    ++counters().live;
+    ++counters().constructed;
+  }
+
+  int value_;
+};
+
+}  // namespace own_test
