@@ -1,0 +1,111 @@
+// The reference-count header every own::shared_ptr points at: 16 bytes, an operations table and one
+// 64-bit word that holds both counts.
+//
+// Why one word: the last release of a sole owner must know, in one consistent snapshot, that no
+// other shared or weak reference exists, so that it can free everything without an atomic
+// read-modify-write. Reading two separate counts with two loads races with a weak_ptr::lock followed
+// by that weak_ptr's destruction; one 64-bit load does not. And because every access to the word is
+// 64 bits wide, a copy's increment followed by a release's load never trips store forwarding
+// (libstdc++ 12 mixes a 32-bit add with a 64-bit load and pays ~5 ns for it).
+//
+// Layout of `counts_`: low 32 bits, the shared count; high 32 bits, the weak count, which is the
+// number of weak references plus one while any shared reference remains.
+//
+// Blocks are not polymorphic C++ classes: each kind of block (pointer with deleter, housed object,
+// housed array, pooled object, housed managed_ptr) supplies a static `control_block_ops`, so a pool's
+// block can recycle itself and a managed_ptr can recognise a block by its release function.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <typeinfo>
+
+namespace own::detail {
+
+class control_block;
+
+struct control_block_ops {
+  void (*dispose)(control_block*) noexcept;  // destroy the managed object(s)
+  void (*destroy)(control_block*) noexcept;  // free the block itself, after dispose
+  // The deleter, if the block has one of type `type`; else nullptr (std::get_deleter).
+  void* (*get_deleter)(control_block*, const std::type_info& type) noexcept;
+};
+
+class control_block {
+ public:
+  static constexpr std::uint64_t one_shared = 1;
+  static constexpr std::uint64_t one_weak = std::uint64_t{1} << 32;
+  static constexpr std::uint64_t fresh = one_shared + one_weak;  // one shared reference, no weak_ptr
+
+  explicit constexpr control_block(const control_block_ops* ops) noexcept : ops_(ops), counts_(fresh) {}
+  control_block(const control_block&) = delete;
+  control_block& operator=(const control_block&) = delete;
+
+  // A copy: one relaxed increment (the new owner got its pointer from an existing one).
+  void add_shared(std::uint32_t n = 1) noexcept { counts_.fetch_add(n * one_shared, std::memory_order_relaxed); }
+
+  // Drops one shared reference; the last one disposes of the object, and of the block if no weak
+  // reference remains. A sole owner with no weak_ptr pays one load and no read-modify-write.
+  void release_shared() noexcept {
+    if (counts_.load(std::memory_order_acquire) == fresh) {
+      ops_->dispose(this);
+      ops_->destroy(this);
+      return;
+    }
+    release_shared_slow(1);
+  }
+
+  // Drops n shared references at once (atomic_shared_ptr moves references in batches).
+  void release_shared(std::uint32_t n) noexcept {
+    if (n != 0) release_shared_slow(n);
+  }
+
+  // weak_ptr::lock: takes a shared reference unless the object is already gone.
+  bool try_add_shared() noexcept {
+    std::uint64_t c = counts_.load(std::memory_order_relaxed);
+    do {
+      if (shared_part(c) == 0) return false;
+    } while (!counts_.compare_exchange_weak(c, c + one_shared, std::memory_order_acquire, std::memory_order_relaxed));
+    return true;
+  }
+
+  void add_weak() noexcept { counts_.fetch_add(one_weak, std::memory_order_relaxed); }
+
+  void release_weak() noexcept {
+    // Only the last reference of all can see exactly one weak and no shared: nobody else can add one.
+    if (counts_.load(std::memory_order_acquire) == one_weak ||
+        counts_.fetch_sub(one_weak, std::memory_order_acq_rel) == one_weak) {
+      ops_->destroy(this);
+    }
+  }
+
+  long use_count() const noexcept { return static_cast<long>(shared_part(counts_.load(std::memory_order_relaxed))); }
+  bool expired() const noexcept { return use_count() == 0; }
+
+  void* get_deleter(const std::type_info& type) noexcept { return ops_->get_deleter(this, type); }
+  const control_block_ops* ops() const noexcept { return ops_; }
+
+  // For the owner of a block that no reference can reach (a pool recycling it): back to `fresh`.
+  void reset_counts() noexcept { counts_.store(fresh, std::memory_order_relaxed); }
+
+ private:
+  static constexpr std::uint32_t shared_part(std::uint64_t c) noexcept { return static_cast<std::uint32_t>(c); }
+
+  void release_shared_slow(std::uint32_t n) noexcept {
+    const std::uint64_t before = counts_.fetch_sub(n * one_shared, std::memory_order_acq_rel);
+    if (shared_part(before) == n) {
+      ops_->dispose(this);
+      release_weak();
+    }
+  }
+
+  const control_block_ops* ops_;
+  std::atomic<std::uint64_t> counts_;
+};
+
+static_assert(sizeof(control_block) == 16, "the control-block header is two words");
+
+// Deleter lookup for blocks that have none.
+inline void* no_deleter(control_block*, const std::type_info&) noexcept { return nullptr; }
+
+}  // namespace own::detail
