@@ -73,27 +73,34 @@ struct floor_ways {
   static auto make_shared_for_overwrite() { return own_bench::make_floor_for_overwrite<packet>(); }
 };
 
-#ifdef OWN_BENCH_HAS_SHARED_PTR
-struct own_ways {
-  static auto make_shared() { return own::make_shared<packet>(); }
-  static auto make_shared_for_overwrite() { return own::make_shared_for_overwrite<packet>(); }
-  static auto shared_ptr_new() { return own::shared_ptr<packet>(new packet); }
 #ifdef OWN_BENCH_HAS_CONCURRENT_POOL
+struct own_pool_ways {
   static own::concurrent_pool& pool() {
-    static auto* p = new own::concurrent_pool(packet_block);
+    static auto* p = new own::concurrent_pool(packet_block);  // never destroyed: blocks may outlive rows
     return *p;
   }
   struct pool_return {
     void operator()(packet* p) const noexcept { pool().deallocate(p); }
   };
   static packet* pool_get() { return static_cast<packet*>(pool().allocate()); }
-  static auto shared_ptr_pooled() { return own::shared_ptr<packet>(pool_get(), pool_return{}); }
   static auto raw_pool() { return std::unique_ptr<packet, pool_return>(pool_get()); }
+};
+#endif
+
+#ifdef OWN_BENCH_HAS_SHARED_PTR
+struct own_ways {
+  static auto make_shared() { return own::make_shared<packet>(); }
+  static auto make_shared_for_overwrite() { return own::make_shared_for_overwrite<packet>(); }
+  static auto shared_ptr_new() { return own::shared_ptr<packet>(new packet); }
+#ifdef OWN_BENCH_HAS_CONCURRENT_POOL
+  static auto shared_ptr_pooled() {
+    return own::shared_ptr<packet>(own_pool_ways::pool_get(), own_pool_ways::pool_return{});
+  }
 #ifdef OWN_BENCH_HAS_POOL_ALLOCATOR
   using allocator = own::pool_allocator<packet, own::concurrent_pool>;
-  static auto allocate_shared_pool() { return own::allocate_shared<packet>(allocator(&pool())); }
+  static auto allocate_shared_pool() { return own::allocate_shared<packet>(allocator(&own_pool_ways::pool())); }
   static auto allocate_shared_for_overwrite_pool() {
-    return own::allocate_shared_for_overwrite<packet>(allocator(&pool()));
+    return own::allocate_shared_for_overwrite<packet>(allocator(&own_pool_ways::pool()));
   }
 #endif
 #endif
@@ -145,13 +152,17 @@ const own_bench::registration registered([] {
   OWN_BENCH_WAY(std_ways, raw_pool, "std");
   OWN_BENCH_WAY(floor_ways, make_shared, "floor");
   OWN_BENCH_WAY(floor_ways, make_shared_for_overwrite, "floor");
+#ifdef OWN_BENCH_HAS_CONCURRENT_POOL
+  OWN_BENCH_WAY(own_pool_ways, raw_pool, "own");
+#else
+  add_missing("exp4/raw_pool/own", "own/concurrent_pool.hpp");
+#endif
 #ifdef OWN_BENCH_HAS_SHARED_PTR
   OWN_BENCH_WAY(own_ways, make_shared, "own");
   OWN_BENCH_WAY(own_ways, make_shared_for_overwrite, "own");
   OWN_BENCH_WAY(own_ways, shared_ptr_new, "own");
 #ifdef OWN_BENCH_HAS_CONCURRENT_POOL
   OWN_BENCH_WAY(own_ways, shared_ptr_pooled, "own");
-  OWN_BENCH_WAY(own_ways, raw_pool, "own");
 #ifdef OWN_BENCH_HAS_POOL_ALLOCATOR
   OWN_BENCH_WAY(own_ways, allocate_shared_pool, "own");
   OWN_BENCH_WAY(own_ways, allocate_shared_for_overwrite_pool, "own");
@@ -160,11 +171,11 @@ const own_bench::registration registered([] {
   add_missing("exp4/allocate_shared_for_overwrite_pool/own", "own/pool_allocator.hpp");
 #endif
 #else
-  for (const char* c : {"shared_ptr_pooled", "raw_pool", "allocate_shared_pool", "allocate_shared_for_overwrite_pool"})
+  for (const char* c : {"shared_ptr_pooled", "allocate_shared_pool", "allocate_shared_for_overwrite_pool"})
     add_missing(std::string("exp4/") + c + "/own", "own/concurrent_pool.hpp");
 #endif
 #else
-  for (const char* c : {"make_shared", "make_shared_for_overwrite", "shared_ptr_new", "shared_ptr_pooled", "raw_pool",
+  for (const char* c : {"make_shared", "make_shared_for_overwrite", "shared_ptr_new", "shared_ptr_pooled",
                         "allocate_shared_pool", "allocate_shared_for_overwrite_pool"})
     add_missing(std::string("exp4/") + c + "/own", "own/shared_ptr.hpp");
 #endif

@@ -13,6 +13,7 @@
 // Rows: exp1/<form>[_<pool>]/<impl>/real_time/threads:<1|2>
 //   form: basic | deleter | inplace;  pool: nonthreaded_pool | threaded_pool;  impl: std | boost | own
 //   ("boost_plain" instead of "boost" in the executable built without the quick allocator).
+// And the floor every row is measured against: exp1/floor/floor/real_time/threads:<1|2>.
 #include <memory>
 #include <memory_resource>
 
@@ -20,6 +21,7 @@
 #include <boost/shared_ptr.hpp>
 
 #include "bench_common.hpp"
+#include "floor.hpp"
 #include "pools.hpp"
 
 #if __has_include(<own/shared_ptr.hpp>)
@@ -197,7 +199,14 @@ constexpr const char* boost_name = "boost_plain";
 constexpr const char* boost_name = "boost";
 #endif
 
+// The floor: an item in a block of a thread-local free list, with one atomic count.
+void floor_row(benchmark::State& state) {
+  for (auto _ : state) keep(own_bench::make_floor<item>());
+  state.SetItemsProcessed(state.iterations());
+}
+
 const own_bench::registration registered([] {
+  own_bench::add("exp1/floor/floor", floor_row)->UseRealTime()->Threads(1)->Threads(2);
   add_forms<std_impl, form::basic>("std");
   add_forms<boost_impl, form::basic>(boost_name);
   add_own<form::basic>();
