@@ -91,7 +91,7 @@ void add_threads(const std::string& impl) {
   own_bench::add("exp6/handoff/" + impl, handoff<Way>)->UseRealTime();
 }
 
-void add_threads_missing(const std::string& impl, const char* header) {
+[[maybe_unused]] void add_threads_missing(const std::string& impl, const char* header) {
   own_bench::missing("exp6/create_destroy/" + impl + "/real_time/threads:1", header);
   own_bench::missing("exp6/create_destroy/" + impl + "/real_time/threads:2", header);
   own_bench::missing("exp6/handoff/" + impl + "/real_time", header);

@@ -134,7 +134,7 @@ void add(const std::string& name, Make make) {
   own_bench::add(name + "/handoff", [make](benchmark::State& s) { handoff(s, make); })->UseRealTime();
 }
 
-void add_missing(const std::string& name, const char* header) {
+[[maybe_unused]] void add_missing(const std::string& name, const char* header) {
   own_bench::missing(name, header);
   own_bench::missing(name + "/handoff/real_time", header);
 }

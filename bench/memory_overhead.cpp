@@ -158,7 +158,7 @@ void add(const std::string& form, const std::string& impl) {
   own_bench::add("exp3/bytes_" + form + "/" + impl, bytes_per_object<Way>)->Iterations(1)->Repetitions(1);
 }
 
-void add_missing(const std::string& form, const std::string& impl, const char* header) {
+[[maybe_unused]] void add_missing(const std::string& form, const std::string& impl, const char* header) {
   own_bench::missing("exp3/" + form + "/" + impl, header);
   own_bench::missing("exp3/bytes_" + form + "/" + impl, header);
 }

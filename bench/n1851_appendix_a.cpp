@@ -161,7 +161,7 @@ void add(const char* impl) {
       ->Threads(2);
 }
 
-void add_missing(form f, pool_kind p, const char* header) {
+[[maybe_unused]] void add_missing(form f, pool_kind p, const char* header) {
   for (const char* threads : {"/real_time/threads:1", "/real_time/threads:2"})
     own_bench::missing("exp1/" + case_name(f, p) + "/own" + threads, header);
 }
