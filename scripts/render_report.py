@@ -47,7 +47,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAPER_DATA = os.path.join(ROOT, "bench", "data", "n1851_appendix_a.json")
+DATA_DIR = os.path.join(ROOT, "bench", "data")  # the seeds' own figures, each file citing its seed
 
 EXPERIMENTS = [
     {
@@ -65,6 +65,7 @@ EXPERIMENTS = [
             "bench/data/n1851_appendix_a.json) are shown as its ratio to Boost's basic constructor, beside ours."
         ),
         "floor_case": "floor",
+        "seed_data": "n1851_appendix_a.json",
     },
     {
         "id": "exp2",
@@ -110,6 +111,7 @@ EXPERIMENTS = [
             "the packet on one thread and drop it on another."
         ),
         "floor_case": "make_shared_for_overwrite",
+        "seed_data": "construction_methods.json",
     },
     {
         "id": "exp5",
@@ -337,28 +339,35 @@ def generic_table(exp, cases, extra=None):
     return "\n".join(lines)
 
 
-def load_paper():
-    with open(PAPER_DATA) as f:
+def load_data(name):
+    with open(os.path.join(DATA_DIR, name)) as f:
         return json.load(f)
 
 
-def exp1_extra(paper):
-    by_row = {r["row"]: r for r in paper["rows"]}
-    ref_secs = {p: by_row[ref]["seconds"] for p, ref in paper["reference"].items()}
+def row_key(exp, case, impl, params):
+    return "/".join(x for x in (exp, case, impl, params) if x)
+
+
+def seed_extra(data):
+    """Columns: our ratio to the seed's reference row, and the seed's own ratio for the rows it has."""
+    by_row = {r["row"]: r for r in data["rows"]}
+    refs = data["reference"]
 
     def cells(exp, row):
-        ours = exp.ratio(row, exp.get("basic", "boost", row.params))
-        key = f"exp1/{row.case}/{row.impl}/{row.params}"
-        pr = by_row.get(key)
-        if pr is None:
-            paper_cell = ""
+        ref_key = refs.get(row.params)
+        ours = (None, False)
+        if ref_key:
+            _, rcase, rimpl, *rp = ref_key.split("/")
+            ours = exp.ratio(row, exp.get(rcase, rimpl, "/".join(rp)))
+        pr = by_row.get(row_key(exp.id, row.case, row.impl, row.params))
+        if pr is None or not ref_key:
+            seed_cell = ""
         else:
-            ref = ref_secs[row.params]
-            paper_cell = " / ".join(f"{s / r:.2f}" for s, r in zip(pr["seconds"], ref))
-        return [fmt_ratio(*ours), paper_cell]
+            ref_vals = by_row[ref_key]["values"]
+            seed_cell = " / ".join(f"{v / r:.2f}" for v, r in zip(pr["values"], ref_vals))
+        return [fmt_ratio(*ours), seed_cell]
 
-    return {"headers": ["÷ Boost basic (ours)", "÷ Boost basic (paper: Sun malloc / Sun SmartHeap / AIX)"],
-            "cells": cells}
+    return {"headers": [data["ours_header"], data["seed_header"]], "cells": cells}
 
 
 def exp3_extra(exp):
@@ -413,24 +422,38 @@ def exp2_tables(exp):
     def per(f, i):
         return f[0][i] if isinstance(f, tuple) and f[0] else None
 
+    seed = load_data("boost_timings.json")
+    seed_ref = seed["strategies"][seed["reference"]]
+    impl_strategy = {i: name for name, st in seed["strategies"].items() for i in st["rows"]}
+
+    def seed_ratio(impl, field):
+        st = seed["strategies"].get(impl_strategy.get(impl, ""), {})
+        if field not in st:
+            return ""
+        return " / ".join(f"{v / r:.2f}" for v, r in zip(st[field], seed_ref[field]))
+
+    def pos_ratio(x, y):
+        return fmt_ratio(x / y) if x is not None and y is not None and x > 0 and y > 0 else "-"
+
     out.append("**Fitted line** (time = initialisation + n × copy; errors at two standard deviations, "
-               "as in the seed; ratios of the fitted costs within one process)\n")
-    out.append("| impl | initialisation | per copy | init ÷ std | copy ÷ std | init ÷ floor | copy ÷ floor |")
-    out.append("|---|---|---|---|---|---|---|")
+               "as in the seed; ratios of the fitted costs within one process; the seed's columns are its "
+               "figures divided by its simple counted pointer's, gcc 2.95.2 / MSVC 6.0)\n")
+    out.append("| impl | seed's strategy | initialisation | per copy | init ÷ std | copy ÷ std | init ÷ floor | "
+               "copy ÷ floor | seed: init ÷ simple | seed: copy ÷ simple |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
     for impl, f in fits.items():
+        strat = impl_strategy.get(impl, "")
+        tail = f"{seed_ratio(impl, 'init')} | {seed_ratio(impl, 'copy')} |"
         if isinstance(f, Row):
-            out.append(f"| `{impl}` | {missing_text(f)} | | | | | |")
+            out.append(f"| `{impl}` | {strat} | {missing_text(f)} | | | | | | {tail}")
             continue
         if f[0] is None:
-            out.append(f"| `{impl}` | - | - | | | | |")
+            out.append(f"| `{impl}` | {strat} | - | - | | | | | {tail}")
             continue
         a, b, ea, eb = f[0]
-
-        def r(x, y):
-            return fmt_ratio(x / y) if x is not None and y else "-"
-        out.append(f"| `{impl}` | {a:.1f} ± {ea:.1f} ns | {b:.2f} ± {eb:.2f} ns | "
-                   f"{r(a, per(std_fit, 0))} | {r(b, per(std_fit, 1))} | "
-                   f"{r(a, per(floor_fit, 0))} | {r(b, per(floor_fit, 1))} |")
+        out.append(f"| `{impl}` | {strat} | {a:.1f} ± {ea:.1f} ns | {b:.2f} ± {eb:.2f} ns | "
+                   f"{pos_ratio(a, per(std_fit, 0))} | {pos_ratio(b, per(std_fit, 1))} | "
+                   f"{pos_ratio(a, per(floor_fit, 0))} | {pos_ratio(b, per(floor_fit, 1))} | {tail}")
     out.append("")
     out.append("**Container test** (300,000 pointers; quick mode 100,000)\n")
     cont = ["vector_fill", "vector_sort", "list_fill", "list_sort"]
@@ -449,15 +472,32 @@ def exp2_tables(exp):
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("**Data size** (sizeof the pointer, bytes)\n")
-    out.append("| impl | sizeof |")
-    out.append("|---|---|")
+    out.append("| impl | sizeof | seed's strategy | seed's size (gcc 2.95.2 / MSVC 6.0, 32-bit) |")
+    out.append("|---|---|---|---|")
     for impl in exp.impls("sizeof"):
         row = exp.index.get(("sizeof", impl, ""))
         if row is None:
             continue
         val = missing_text(row) if row.missing else f"{row.counters.get('bytes', float('nan')):.0f}"
-        out.append(f"| `{impl}` | {val} |")
+        st = seed["strategies"].get(impl_strategy.get(impl, ""), {})
+        seed_size = " / ".join(str(v) for v in st["sizeof"]) if "sizeof" in st else ""
+        out.append(f"| `{impl}` | {val} | {impl_strategy.get(impl, '')} | {seed_size} |")
     out.append("")
+    out.append("**The seed's container figures** ÷ its simple counted pointer's (gcc 2.95.2 / MSVC 6.0), "
+               "beside ours ÷ std:\n")
+    out.append("| seed's strategy | our impl | " + " | ".join(f"{c}: seed | {c}: ours" for c in cont) + " |")
+    out.append("|---|---|" + "---|---|" * len(cont))
+    for name, st in seed["strategies"].items():
+        if "vector_fill" not in st:
+            continue
+        for impl in (st["rows"] or [""]):
+            cells = [name, f"`{impl}`" if impl else "(none here)"]
+            for c in cont:
+                sr = " / ".join(f"{v / r:.2f}" for v, r in zip(st[c], seed_ref[c]))
+                row = exp.get(c, impl, "") if impl else None
+                cells += [sr, fmt_ratio(*exp.ratio(row, exp.std_of(row))) if row else "-"]
+            out.append("| " + " | ".join(cells) + " |")
+    out.append(f"\n*The seed's figures*: {seed['source']}. {seed['note']}\n")
     return "\n".join(out), fits
 
 
@@ -556,31 +596,43 @@ def impl_colour(impl, impls):
     return tuple(c + (1 - c) * mix for c in rgb)
 
 
-def exp1_chart(exp, paper, path):
+def seed_chart(exp, paper, path, xlabel, title):
     by_row = {r["row"]: r for r in paper["rows"]}
-    labels, ours, papers = [], [], []
+    labels, ours, owns, papers = [], [], [], []
     for r in paper["rows"]:
-        _, case, impl, params = r["row"].split("/")
+        _, case, impl, *pp = r["row"].split("/")
+        params = "/".join(pp)
         row = exp.get(case, impl, params)
-        ref = exp.get("basic", "boost", params)
-        ref_secs = by_row[paper["reference"][params]]["seconds"]
-        labels.append(f"{impl} {case} [{params_label(params)}]")
+        ref_key = paper["reference"][params]
+        _, rcase, rimpl, *rp = ref_key.split("/")
+        ref = exp.get(rcase, rimpl, "/".join(rp))
+        ref_vals = by_row[ref_key]["values"]
+        labels.append(f"{impl} {case}" + (f" [{params_label(params)}]" if params else ""))
         ours.append(row.ns / ref.ns if row and ref else float("nan"))
-        papers.append([s / rs for s, rs in zip(r["seconds"], ref_secs)])
-    fig, ax = plt.subplots(figsize=(10, 6))
+        own = exp.get(case, "own", params) if impl == "std" else None  # the seed measured std; own beside it
+        owns.append(own.ns / ref.ns if own and ref else float("nan"))
+        papers.append([v / rv for v, rv in zip(r["values"], ref_vals)])
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.45 * len(labels)))
     n = len(labels)
-    width = 0.2
+    nplat = len(paper["platforms"])
+    with_own = any(not math.isnan(o) for o in owns) or any(r["row"].split("/")[2] == "std" for r in paper["rows"])
+    nbars = nplat + 1 + (1 if with_own else 0)
+    width = 0.8 / nbars
     for k, plat in enumerate(paper["platforms"]):
-        ax.barh([i + (k - 1.5) * width for i in range(n)], [p[k] for p in papers], height=width,
-                color=["#c6dbef", "#9ecae1", "#6baed6"][k], label=f"paper: {plat}")
-    ax.barh([i + 1.5 * width for i in range(n)], ours, height=width, color="#DD8452", label="ours (this machine)")
+        ax.barh([i + (k - (nbars - 1) / 2) * width for i in range(n)], [p[k] for p in papers], height=width,
+                color=["#c6dbef", "#9ecae1", "#6baed6", "#4292c6"][k % 4], label=f"seed: {plat}")
+    ax.barh([i + (nplat - (nbars - 1) / 2) * width for i in range(n)], ours, height=width,
+            color="#4C72B0" if with_own else "#DD8452", label="this machine: the seed's row")
+    if with_own:
+        ax.barh([i + (nplat + 1 - (nbars - 1) / 2) * width for i in range(n)], owns, height=width, color="#DD8452",
+                label="this machine: own's counterpart")
     ax.axvline(1.0, color="black", lw=0.8)
     ax.set_yticks(range(n))
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("time ÷ Boost basic constructor (same threading); < 1 is faster than Boost")
-    ax.set_title("N1851 Appendix A: the paper's ratios and ours (missing bars: row not yet available)", fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", which="both", alpha=0.3)
     fig.tight_layout()
@@ -636,7 +688,25 @@ def headline(exps):
         else:
             out.append(f"| {eid} | {label} | `{impl}` | {fmt_ratio(*exp.ratio(row, exp.std_of(row)))} | "
                        f"{fmt_ratio(*exp.ratio(row, exp.floor_of(row)))} |")
-    # exp2: the fitted per-copy cost of own's intrusive and pooled pointers against std's
+    exp2 = exps.get("exp2")
+    if exp2 is not None and exp2.rows:
+        fits = exp2_fits(exp2)
+        std_fit = fits.get("std")
+        floor_fit = fits.get("floor")
+        for impl in ("own", "own_pool", "own_intrusive", "own_local"):
+            f = fits.get(impl)
+            if f is None:
+                continue
+            if isinstance(f, Row):
+                out.append(f"| exp2 | per copy (fitted) | `{impl}` | {missing_text(f)} | |")
+                continue
+            if f[0] is None or not isinstance(std_fit, tuple) or std_fit[0] is None:
+                continue
+            b = f[0][1]
+            to_std = fmt_ratio(b / std_fit[0][1]) if b > 0 and std_fit[0][1] > 0 else "-"
+            to_floor = (fmt_ratio(b / floor_fit[0][1]) if isinstance(floor_fit, tuple) and floor_fit[0]
+                        and b > 0 and floor_fit[0][1] > 0 else "-")
+            out.append(f"| exp2 | per copy (fitted) | `{impl}` | {to_std} | {to_floor} |")
     return "\n".join(out)
 
 
@@ -704,7 +774,6 @@ def render(results_dir, out_dir):
             machine = json.load(f)
     img_dir = os.path.join(out_dir, "benchmarks")
     os.makedirs(img_dir, exist_ok=True)
-    paper = load_paper()
     exps = collections.OrderedDict((m["id"], Experiment(m, rows)) for m in EXPERIMENTS)
 
     doc = ["# own benchmark report", ""]
@@ -736,14 +805,17 @@ def render(results_dir, out_dir):
             doc.append("No results for this experiment in this run.\n")
             continue
         chart = f"{eid}.png"
-        if eid == "exp1":
-            doc.append(generic_table(exp, exp.cases(), exp1_extra(paper)))
-            exp1_chart(exp, paper, os.path.join(img_dir, chart))
+        if m.get("seed_data"):
+            data = load_data(m["seed_data"])
+            doc.append(generic_table(exp, exp.cases(), seed_extra(data)))
+            seed_chart(exp, data, os.path.join(img_dir, chart), data["ours_header"].replace(" (ours)", "") +
+                       " (< 1 is faster)", f"{eid}: the seed's ratios beside ours (a missing bar: row not yet available)")
             doc.append(f"![{eid}](benchmarks/{chart})\n")
-            bar_chart(exp, exp.cases(), os.path.join(img_dir, f"{eid}_all.png"), "N1851 grid: every row (medians)")
+            bar_chart(exp, exp.cases(), os.path.join(img_dir, f"{eid}_all.png"), f"{eid}: every row (medians)")
             doc.append(f"![{eid} all rows](benchmarks/{eid}_all.png)\n")
-            doc.append(f"The paper's figures: {paper['source']}. {paper['note']} The paper's 'Basic Constructor "
-                       "With Pool' is read as the threaded pool (its 'Non-Threaded Pool' row is separate).\n")
+            doc.append(f"*The seed's figures*: {data['source']}. {data['note']}" +
+                       (" The paper's 'Basic Constructor With Pool' is read as the threaded pool (its "
+                        "'Non-Threaded Pool' row is separate)." if eid == "exp1" else "") + "\n")
         elif eid == "exp2":
             text, fits = exp2_tables(exp)
             doc.append(text)

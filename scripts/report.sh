@@ -40,7 +40,7 @@ if [ "$build" = 1 ]; then
   cmake --preset release >/dev/null
   cmake --build --preset release -j 2 --target own_benchmarks
 fi
-bin=build/release/bench
+bin=${OWN_BENCH_BIN:-build/release/bench}  # OWN_BENCH_BIN: run another build's executables
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$mode
 results=bench/results/$run_id
