@@ -1,0 +1,27 @@
+// The deleters shared_ptr uses when it is given none.
+#pragma once
+
+namespace own {
+
+// N1851's default_deleter: `delete p`. Pass it where an allocator must be given with no custom
+// deleter: shared_ptr<T>(p, own::default_deleter(), alloc).
+struct default_deleter {
+  template <class T>
+  void operator()(T* p) const noexcept {
+    static_assert(sizeof(T) > 0, "default_deleter cannot delete an incomplete type");
+    delete p;
+  }
+};
+
+namespace detail {
+
+struct array_deleter {
+  template <class T>
+  void operator()(T* p) const noexcept {
+    static_assert(sizeof(T) > 0, "cannot delete[] an incomplete type");
+    delete[] p;
+  }
+};
+
+}  // namespace detail
+}  // namespace own

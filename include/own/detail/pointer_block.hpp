@@ -1,0 +1,48 @@
+// The control block of a shared_ptr that adopts an existing pointer: the pointer, its deleter and
+// the allocator the block came from (which frees it). The deleter stays alive until the block goes,
+// so get_deleter works for as long as any shared or weak reference remains.
+#pragma once
+
+#include <typeinfo>
+#include <utility>
+
+#include "block_allocation.hpp"
+#include "control_block.hpp"
+#include "ebo_storage.hpp"
+
+namespace own::detail {
+
+template <class P, class D, class A>
+class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage<A, 1> {
+  using deleter_storage = ebo_storage<D, 0>;
+  using allocator_storage = ebo_storage<A, 1>;
+
+ public:
+  pointer_block(P p, D&& d, const A& a) noexcept
+      : control_block(&ops), deleter_storage(std::move(d)), allocator_storage(a), ptr_(p) {}
+
+ private:
+  static pointer_block* self(control_block* b) noexcept { return static_cast<pointer_block*>(b); }
+  static void dispose(control_block* b) noexcept { self(b)->deleter_storage::get()(self(b)->ptr_); }
+  static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
+    return type == typeid(D) ? &self(b)->deleter_storage::get() : nullptr;
+  }
+  static constexpr control_block_ops ops{&dispose, &destroy, &find_deleter};
+
+  P ptr_;
+};
+
+// Makes the block that owns `p`. If allocating it throws, `d(p)` is called first (std and N1851).
+template <class P, class D, class A>
+control_block* make_pointer_block(P p, D& d, const A& a) {
+  using block = pointer_block<P, D, A>;
+  try {
+    return new_block<block>(a, p, std::move(d), a);
+  } catch (...) {
+    d(p);
+    throw;
+  }
+}
+
+}  // namespace own::detail

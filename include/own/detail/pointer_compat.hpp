@@ -1,0 +1,62 @@
+// The standard's convertibility rules between shared_ptr<Y> and shared_ptr<T> ([util.smartptr.shared]).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace own::detail {
+
+// "Y* is compatible with T*": Y* converts to T*, or Y is U[N] and T is cv U[].
+template <class Y, class T>
+struct is_compatible : std::is_convertible<Y*, T*> {};
+template <class U, std::size_t N, class V>
+struct is_compatible<U[N], V[]>
+    : std::bool_constant<std::is_convertible_v<U*, V*> && std::is_same_v<std::remove_cv_t<U>, std::remove_cv_t<V>>> {};
+template <class U, class V>
+struct is_compatible<U[], V[]> : std::is_convertible<U*, V*> {};
+template <class U, std::size_t N, class V, std::size_t M>
+struct is_compatible<U[N], V[M]> : std::bool_constant<N == M && std::is_convertible_v<U*, V*>> {};
+template <class U, class V, std::size_t M>
+struct is_compatible<U[], V[M]> : std::false_type {};
+template <class Y, class T>
+inline constexpr bool is_compatible_v = is_compatible<Y, T>::value;
+
+// Whether shared_ptr<T> may adopt a raw Y*: for T = U[N], Y(*)[N] converts to T*; for T = U[],
+// Y(*)[] converts to T*; otherwise Y* converts to T*.
+template <class Y, class T>
+struct accepts_raw : std::is_convertible<Y*, T*> {};
+template <class Y, class U, std::size_t N>
+struct accepts_raw<Y, U[N]> : std::is_convertible<Y (*)[N], U (*)[N]> {};
+template <class Y, class U>
+struct accepts_raw<Y, U[]> : std::is_convertible<Y (*)[], U (*)[]> {};
+template <class Y, class T>
+inline constexpr bool accepts_raw_v = accepts_raw<Y, T>::value;
+
+template <class T, class = void>
+struct is_deletable : std::false_type {};
+template <class T>
+struct is_deletable<T, std::void_t<decltype(delete std::declval<T*>())>> : std::true_type {};
+template <class T, class = void>
+struct is_array_deletable : std::false_type {};
+template <class T>
+struct is_array_deletable<T, std::void_t<decltype(delete[] std::declval<T*>())>> : std::true_type {};
+
+template <class D, class P, class = void>
+struct is_deleter_for : std::false_type {};
+template <class D, class P>
+struct is_deleter_for<D, P, std::void_t<decltype(std::declval<D&>()(std::declval<P&>()))>>
+    : std::is_move_constructible<D> {};
+
+// Whether T is a virtual base of Y: then converting a Y* to T* reads Y's object, which a
+// weak_ptr may no longer have.
+template <class T, class Y, class = void>
+struct static_downcast_works : std::false_type {};
+template <class T, class Y>
+struct static_downcast_works<T, Y, std::void_t<decltype(static_cast<Y*>(std::declval<T*>()))>> : std::true_type {};
+template <class Y, class T>
+inline constexpr bool upcast_needs_object_v =
+    std::is_class_v<Y> && std::is_class_v<std::remove_cv_t<T>> && !std::is_same_v<std::remove_cv_t<Y>, std::remove_cv_t<T>> &&
+    !static_downcast_works<T, Y>::value;
+
+}  // namespace own::detail

@@ -1,0 +1,817 @@
+// own::shared_ptr and own::weak_ptr: shared ownership with std's C++20 interface (replace std:: by
+// own:: and a program compiles and behaves the same), plus N1851's additions: an allocator for the
+// control block of an adopted pointer, aliasing reset, and objects or arrays housed in the control
+// block (make_shared_object, make_shared_array and their _with_alloc forms).
+//
+// Wherever an allocator `a` is taken it may be a standard Allocator, a std::pmr::memory_resource*,
+// or a pointer to an own pool (which is then called directly, with no virtual call).
+//
+// Costs: sizeof(shared_ptr) == sizeof(weak_ptr) == two pointers; the control-block header is 16
+// bytes; a copy is one relaxed increment; the last release of an object that never had a weak_ptr
+// is one load and no atomic read-modify-write.
+//
+// Usage:
+//
+//   struct packet { int id; char payload[1500]; };
+//
+//   own::shared_ptr<packet> p = own::make_shared_object<packet>();  // one allocation
+//   p->id = 7;
+//   own::shared_ptr<int> id = own::shared_ptr<int>(p, &p->id);      // aliases p's object
+//   own::weak_ptr<packet> w = p;
+//   p.reset();
+//   assert(!w.expired() && *id == 7);                               // `id` keeps the packet alive
+//   id.reset();
+//   assert(w.expired());
+//
+//   std::pmr::monotonic_buffer_resource arena;
+//   own::shared_ptr<int[]> a = own::make_shared_array_with_alloc<int>(&arena, 4);  // zeroed ints
+//
+// Checked mode (OWN_CHECKED): `*`, `->` on an empty pointer and `[]` out of range on a
+// shared_ptr<U[N]> print a message and abort.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#if __cplusplus >= 202002L
+#include <compare>
+#endif
+
+#include "detail/allocator_adapter.hpp"
+#include "detail/array_block.hpp"
+#include "detail/checked.hpp"
+#include "detail/control_block.hpp"
+#include "detail/default_deleter.hpp"
+#include "detail/inplace_block.hpp"
+#include "detail/pointer_block.hpp"
+#include "detail/pointer_compat.hpp"
+
+namespace own {
+
+template <class T>
+class shared_ptr;
+template <class T>
+class weak_ptr;
+template <class T>
+class enable_shared_from_this;
+
+namespace detail {
+
+// For own's other smart pointers and pools, which hand references to and from shared_ptr.
+struct shared_access {
+  // A shared_ptr that takes over one shared reference the caller holds on `block`.
+  template <class T>
+  static shared_ptr<T> adopt(typename shared_ptr<T>::element_type* p, control_block* block) noexcept {
+    shared_ptr<T> result;
+    result.ptr_ = p;
+    result.block_ = block;
+    return result;
+  }
+  template <class T>
+  static control_block* block(const shared_ptr<T>& p) noexcept {
+    return p.block_;
+  }
+  // Points a new object's enable_shared_from_this base, if it has one, at `p`'s block.
+  template <class T, class Y>
+  static void enable_shared_from_this(shared_ptr<T>& p, Y* raw) noexcept {
+    p.enable_shared_from_this_hook(raw);
+  }
+  // Empties `p` without releasing its reference, which passes to the caller.
+  template <class T>
+  static control_block* detach(shared_ptr<T>& p) noexcept {
+    p.ptr_ = nullptr;
+    return std::exchange(p.block_, nullptr);
+  }
+};
+
+// The enable_shared_from_this<X> base of Y, if Y has exactly one and it is accessible.
+template <class X>
+X* shared_from_this_base(const volatile enable_shared_from_this<X>*);
+template <class Y, class = void>
+struct shared_from_this_target {
+  using type = void;
+};
+template <class Y>
+struct shared_from_this_target<Y, std::void_t<decltype(shared_from_this_base(std::declval<Y*>()))>> {
+  using candidate = std::remove_pointer_t<decltype(shared_from_this_base(std::declval<Y*>()))>;
+  using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
+};
+
+}  // namespace detail
+
+// -----------------------------------------------------------------------------------------------
+// shared_ptr
+
+template <class T>
+class shared_ptr {
+  template <class Y>
+  using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
+  template <class Y>
+  using if_adoptable = std::enable_if_t<detail::accepts_raw_v<Y, T> && (std::is_array_v<T> ? detail::is_array_deletable<Y>::value
+                                                                                           : detail::is_deletable<Y>::value),
+                                        int>;
+  template <class Y, class D>
+  using if_adoptable_with = std::enable_if_t<detail::accepts_raw_v<Y, T> && detail::is_deleter_for<D, Y*>::value, int>;
+  template <class Y, class D>
+  using if_unique_convertible =
+      std::enable_if_t<detail::is_compatible_v<Y, T> &&
+                           std::is_convertible_v<typename std::unique_ptr<Y, D>::pointer, std::remove_extent_t<T>*>,
+                       int>;
+  using default_delete_for = std::conditional_t<std::is_array_v<T>, detail::array_deleter, default_deleter>;
+
+ public:
+  using element_type = std::remove_extent_t<T>;
+  using weak_type = weak_ptr<T>;
+
+  // Empty: no object, use_count() == 0.
+  constexpr shared_ptr() noexcept = default;
+  constexpr shared_ptr(std::nullptr_t) noexcept {}
+
+  // Owns `p`, deleted with `delete` (`delete[]` for T = U[] or U[N]). Throws std::bad_alloc (or
+  // what the allocator throws), after deleting `p`.
+  template <class Y, if_adoptable<Y> = 0>
+  explicit shared_ptr(Y* p) : shared_ptr(p, default_delete_for(), std::allocator<void>()) {}
+
+  // Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
+  template <class Y, class D, if_adoptable_with<Y, D> = 0>
+  shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), std::allocator<void>()) {}
+  template <class D, std::enable_if_t<detail::is_deleter_for<D, std::nullptr_t>::value, int> = 0>
+  shared_ptr(std::nullptr_t p, D d) : shared_ptr(p, std::move(d), std::allocator<void>()) {}
+
+  // N1851: as above, and the control block is allocated from (a copy of) `a`, which it keeps to
+  // free itself. `a` may be an Allocator, a std::pmr::memory_resource* or an own pool pointer.
+  template <class Y, class D, class A, if_adoptable_with<Y, D> = 0>
+  shared_ptr(Y* p, D d, A a) : ptr_(p), block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {
+    enable_shared_from_this_hook(p);
+  }
+  template <class D, class A, std::enable_if_t<detail::is_deleter_for<D, std::nullptr_t>::value, int> = 0>
+  shared_ptr(std::nullptr_t p, D d, A a) : block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {}
+
+  // Aliasing: shares ownership with `r` and points at `p` (which `r`'s object usually contains).
+  template <class Y>
+  shared_ptr(const shared_ptr<Y>& r, element_type* p) noexcept : ptr_(p), block_(r.block_) {
+    if (block_) block_->add_shared();
+  }
+  template <class Y>
+  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
+    r.ptr_ = nullptr;
+  }
+
+  shared_ptr(const shared_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
+    if (block_) block_->add_shared();
+  }
+  template <class Y, if_compatible<Y> = 0>
+  shared_ptr(const shared_ptr<Y>& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
+    if (block_) block_->add_shared();
+  }
+  shared_ptr(shared_ptr&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), block_(std::exchange(r.block_, nullptr)) {}
+  template <class Y, if_compatible<Y> = 0>
+  shared_ptr(shared_ptr<Y>&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), block_(std::exchange(r.block_, nullptr)) {}
+
+  // Throws std::bad_weak_ptr if `r` has expired.
+  template <class Y, if_compatible<Y> = 0>
+  explicit shared_ptr(const weak_ptr<Y>& r) : ptr_(r.ptr_), block_(r.block_) {
+    if (!block_ || !block_->try_add_shared()) throw std::bad_weak_ptr();
+  }
+
+  // Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
+  template <class Y, class D, if_unique_convertible<Y, D> = 0>
+  shared_ptr(std::unique_ptr<Y, D>&& r) : shared_ptr(std::move(r), std::allocator<void>()) {}
+  // N1851's auto_ptr-with-allocator, for unique_ptr: the block comes from `a`.
+  template <class Y, class D, class A, if_unique_convertible<Y, D> = 0>
+  shared_ptr(std::unique_ptr<Y, D>&& r, A a) {
+    if (!r) return;
+    using pointer = typename std::unique_ptr<Y, D>::pointer;
+    using stored_deleter = std::conditional_t<std::is_reference_v<D>, std::reference_wrapper<std::remove_reference_t<D>>, D>;
+    using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
+    auto&& alloc = detail::adapt_allocator(a);
+    block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
+    ptr_ = detail::to_raw_pointer(r.release());
+    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(ptr_);
+  }
+
+  ~shared_ptr() {
+    if (block_) block_->release_shared();
+  }
+
+  shared_ptr& operator=(const shared_ptr& r) noexcept {
+    shared_ptr(r).swap(*this);
+    return *this;
+  }
+  template <class Y, if_compatible<Y> = 0>
+  shared_ptr& operator=(const shared_ptr<Y>& r) noexcept {
+    shared_ptr(r).swap(*this);
+    return *this;
+  }
+  shared_ptr& operator=(shared_ptr&& r) noexcept {
+    shared_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+  template <class Y, if_compatible<Y> = 0>
+  shared_ptr& operator=(shared_ptr<Y>&& r) noexcept {
+    shared_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+  template <class Y, class D, if_unique_convertible<Y, D> = 0>
+  shared_ptr& operator=(std::unique_ptr<Y, D>&& r) {
+    shared_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+
+  void swap(shared_ptr& r) noexcept {
+    std::swap(ptr_, r.ptr_);
+    std::swap(block_, r.block_);
+  }
+
+  // Each reset(args...) is shared_ptr(args...).swap(*this): the old object is released last, so a
+  // destructor that touches this very pointer sees it already updated.
+  void reset() noexcept { shared_ptr().swap(*this); }
+  template <class Y, if_adoptable<Y> = 0>
+  void reset(Y* p) {
+    shared_ptr(p).swap(*this);
+  }
+  template <class Y, class D, if_adoptable_with<Y, D> = 0>
+  void reset(Y* p, D d) {
+    shared_ptr(p, std::move(d)).swap(*this);
+  }
+  template <class Y, class D, class A, if_adoptable_with<Y, D> = 0>
+  void reset(Y* p, D d, A a) {
+    shared_ptr(p, std::move(d), std::move(a)).swap(*this);
+  }
+  template <class Y, class D, class A, if_unique_convertible<Y, D> = 0>
+  void reset(std::unique_ptr<Y, D>&& r, A a) {
+    shared_ptr(std::move(r), std::move(a)).swap(*this);
+  }
+  // N1851 aliasing reset.
+  template <class Y>
+  void reset(const shared_ptr<Y>& r, element_type* p) noexcept {
+    shared_ptr(r, p).swap(*this);
+  }
+  template <class Y>
+  void reset(shared_ptr<Y>&& r, element_type* p) noexcept {
+    shared_ptr(std::move(r), p).swap(*this);
+  }
+
+  element_type* get() const noexcept { return ptr_; }
+
+  // Precondition: get() != nullptr (checked in OWN_CHECKED mode).
+  template <class U = T, std::enable_if_t<!std::is_array_v<U>, int> = 0>
+  std::add_lvalue_reference_t<U> operator*() const noexcept {
+    OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::shared_ptr");
+    return *ptr_;
+  }
+  template <class U = T, std::enable_if_t<!std::is_array_v<U>, int> = 0>
+  element_type* operator->() const noexcept {
+    OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::shared_ptr (operator->)");
+    return ptr_;
+  }
+  // Precondition: get() != nullptr and, for T = U[N], 0 <= i < N (checked in OWN_CHECKED mode).
+  template <class U = T, std::enable_if_t<std::is_array_v<U>, int> = 0>
+  std::remove_extent_t<U>& operator[](std::ptrdiff_t i) const noexcept {
+    OWN_CHECK(ptr_ != nullptr, "indexing an empty own::shared_ptr");
+    if constexpr (std::extent_v<U> != 0) {
+      OWN_CHECK(i >= 0 && static_cast<std::size_t>(i) < std::extent_v<U>,
+                "own::shared_ptr<T[%zu]>: index %td out of range", std::extent_v<U>, i);
+    }
+    return ptr_[i];
+  }
+
+  long use_count() const noexcept { return block_ ? block_->use_count() : 0; }
+#if __cplusplus < 202002L
+  bool unique() const noexcept { return use_count() == 1; }
+#endif
+  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+
+  template <class U>
+  bool owner_before(const shared_ptr<U>& r) const noexcept {
+    return std::less<>()(block_, r.block_);
+  }
+  template <class U>
+  bool owner_before(const weak_ptr<U>& r) const noexcept {
+    return std::less<>()(block_, r.block_);
+  }
+  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(block_); }
+  template <class U>
+  bool owner_equal(const shared_ptr<U>& r) const noexcept {
+    return block_ == r.block_;
+  }
+  template <class U>
+  bool owner_equal(const weak_ptr<U>& r) const noexcept {
+    return block_ == r.block_;
+  }
+
+ private:
+  template <class>
+  friend class shared_ptr;
+  template <class>
+  friend class weak_ptr;
+  friend struct detail::shared_access;
+
+  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner.
+  template <class Y>
+  void enable_shared_from_this_hook(Y* p) noexcept {
+    using target = typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type;
+    if constexpr (!std::is_void_v<target>) {
+      if (p != nullptr) {
+        const enable_shared_from_this<target>* base = p;
+        if (base->weak_this_.expired()) base->weak_this_.assign(const_cast<target*>(static_cast<const target*>(p)), block_);
+      }
+    }
+  }
+
+  element_type* ptr_ = nullptr;
+  detail::control_block* block_ = nullptr;
+};
+
+template <class T>
+shared_ptr(weak_ptr<T>) -> shared_ptr<T>;
+template <class T, class D>
+shared_ptr(std::unique_ptr<T, D>) -> shared_ptr<T>;
+
+// -----------------------------------------------------------------------------------------------
+// weak_ptr
+
+template <class T>
+class weak_ptr {
+  template <class Y>
+  using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
+
+ public:
+  using element_type = std::remove_extent_t<T>;
+
+  constexpr weak_ptr() noexcept = default;
+  template <class Y, if_compatible<Y> = 0>
+  weak_ptr(const shared_ptr<Y>& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
+    if (block_) block_->add_weak();
+  }
+  weak_ptr(const weak_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
+    if (block_) block_->add_weak();
+  }
+  template <class Y, if_compatible<Y> = 0>
+  weak_ptr(const weak_ptr<Y>& r) noexcept : ptr_(upcast(r)), block_(r.block_) {
+    if (block_) block_->add_weak();
+  }
+  weak_ptr(weak_ptr&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), block_(std::exchange(r.block_, nullptr)) {}
+  template <class Y, if_compatible<Y> = 0>
+  weak_ptr(weak_ptr<Y>&& r) noexcept : ptr_(upcast(r)), block_(std::exchange(r.block_, nullptr)) {
+    r.ptr_ = nullptr;
+  }
+
+  ~weak_ptr() {
+    if (block_) block_->release_weak();
+  }
+
+  weak_ptr& operator=(const weak_ptr& r) noexcept {
+    weak_ptr(r).swap(*this);
+    return *this;
+  }
+  template <class Y, if_compatible<Y> = 0>
+  weak_ptr& operator=(const weak_ptr<Y>& r) noexcept {
+    weak_ptr(r).swap(*this);
+    return *this;
+  }
+  template <class Y, if_compatible<Y> = 0>
+  weak_ptr& operator=(const shared_ptr<Y>& r) noexcept {
+    weak_ptr(r).swap(*this);
+    return *this;
+  }
+  weak_ptr& operator=(weak_ptr&& r) noexcept {
+    weak_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+  template <class Y, if_compatible<Y> = 0>
+  weak_ptr& operator=(weak_ptr<Y>&& r) noexcept {
+    weak_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+
+  void swap(weak_ptr& r) noexcept {
+    std::swap(ptr_, r.ptr_);
+    std::swap(block_, r.block_);
+  }
+  void reset() noexcept { weak_ptr().swap(*this); }
+
+  long use_count() const noexcept { return block_ ? block_->use_count() : 0; }
+  bool expired() const noexcept { return use_count() == 0; }
+  // An owner of the object, or an empty shared_ptr if it is gone. Never throws.
+  shared_ptr<T> lock() const noexcept {
+    if (block_ && block_->try_add_shared()) return detail::shared_access::adopt<T>(ptr_, block_);
+    return shared_ptr<T>();
+  }
+
+  template <class U>
+  bool owner_before(const shared_ptr<U>& r) const noexcept {
+    return std::less<>()(block_, r.block_);
+  }
+  template <class U>
+  bool owner_before(const weak_ptr<U>& r) const noexcept {
+    return std::less<>()(block_, r.block_);
+  }
+  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(block_); }
+  template <class U>
+  bool owner_equal(const shared_ptr<U>& r) const noexcept {
+    return block_ == r.block_;
+  }
+  template <class U>
+  bool owner_equal(const weak_ptr<U>& r) const noexcept {
+    return block_ == r.block_;
+  }
+
+ private:
+  template <class>
+  friend class shared_ptr;
+  template <class>
+  friend class weak_ptr;
+  template <class>
+  friend class enable_shared_from_this;
+
+  // Y* to T* through a virtual base reads the object, which may be gone: convert only while it lives.
+  template <class Y>
+  static element_type* upcast(const weak_ptr<Y>& r) noexcept {
+    if constexpr (detail::upcast_needs_object_v<Y, element_type>) {
+      return r.lock().get();
+    } else {
+      return r.ptr_;
+    }
+  }
+
+  // Becomes a weak reference to `block` pointing at `p`.
+  void assign(element_type* p, detail::control_block* block) noexcept {
+    block->add_weak();
+    if (block_) block_->release_weak();
+    ptr_ = p;
+    block_ = block;
+  }
+
+  element_type* ptr_ = nullptr;
+  detail::control_block* block_ = nullptr;
+};
+
+template <class T>
+weak_ptr(shared_ptr<T>) -> weak_ptr<T>;
+
+template <class T>
+void swap(shared_ptr<T>& a, shared_ptr<T>& b) noexcept {
+  a.swap(b);
+}
+template <class T>
+void swap(weak_ptr<T>& a, weak_ptr<T>& b) noexcept {
+  a.swap(b);
+}
+
+// -----------------------------------------------------------------------------------------------
+// enable_shared_from_this
+
+template <class T>
+class enable_shared_from_this {
+ protected:
+  constexpr enable_shared_from_this() noexcept {}
+  enable_shared_from_this(const enable_shared_from_this&) noexcept {}
+  enable_shared_from_this& operator=(const enable_shared_from_this&) noexcept { return *this; }
+  ~enable_shared_from_this() = default;
+
+ public:
+  // Throws std::bad_weak_ptr if no shared_ptr owns *this.
+  shared_ptr<T> shared_from_this() { return shared_ptr<T>(weak_this_); }
+  shared_ptr<const T> shared_from_this() const { return shared_ptr<const T>(weak_this_); }
+  weak_ptr<T> weak_from_this() noexcept { return weak_this_; }
+  weak_ptr<const T> weak_from_this() const noexcept { return weak_this_; }
+
+ private:
+  template <class>
+  friend class shared_ptr;
+  mutable weak_ptr<T> weak_this_;
+};
+
+// -----------------------------------------------------------------------------------------------
+// Housed objects and arrays
+
+namespace detail {
+
+using default_allocator = std::allocator<std::byte>;
+
+template <class T, construct_with How, class A, class... Args>
+shared_ptr<T> make_housed(const A& a, Args&&... args) {
+  using block = inplace_block<T, A, How>;
+  block* b = new_block<block>(a, a, std::forward<Args>(args)...);
+  shared_ptr<T> result = shared_access::adopt<T>(b->object(), b);
+  shared_access::enable_shared_from_this(result, result.get());
+  return result;
+}
+
+// `u` (an element, perhaps itself an array) as a flat run of innermost elements.
+template <class T>
+const std::remove_all_extents_t<T>* flat_begin(const T& u) noexcept {
+  if constexpr (std::is_array_v<T>) {
+    return flat_begin(u[0]);
+  } else {
+    return &u;
+  }
+}
+
+// `n` elements of T = U[] or U[N], each initialised from `*u` if given, else value-initialised.
+template <class T, construct_with How, class A>
+shared_ptr<T> make_housed_array(const A& a, std::size_t n, const std::remove_extent_t<T>* u = nullptr) {
+  using item = std::remove_extent_t<T>;
+  using element = std::remove_cv_t<std::remove_all_extents_t<T>>;
+  constexpr std::size_t per_item = sizeof(item) / sizeof(element);
+  using block = array_block<element, A, How, std::extent_v<T> * per_item>;
+  if (n > std::size_t(-1) / per_item) throw std::bad_array_new_length();
+  block* b = u ? block::make(a, n * per_item, flat_begin(*u), per_item) : block::make(a, n * per_item);
+  return shared_access::adopt<T>(static_cast<item*>(static_cast<void*>(b->elements())), b);
+}
+
+template <class T>
+inline constexpr bool is_unbounded_array_v = std::is_array_v<T> && std::extent_v<T> == 0;
+template <class T>
+inline constexpr bool is_bounded_array_v = std::is_array_v<T> && std::extent_v<T> != 0;
+
+template <class T>
+using if_object = std::enable_if_t<!std::is_array_v<T>, int>;
+template <class T>
+using if_unbounded = std::enable_if_t<is_unbounded_array_v<T>, int>;
+template <class T>
+using if_bounded = std::enable_if_t<is_bounded_array_v<T>, int>;
+
+}  // namespace detail
+
+// std::make_shared: one allocation, the object constructed from `args`. Strong guarantee.
+template <class T, class... Args, detail::if_object<T> = 0>
+shared_ptr<T> make_shared(Args&&... args) {
+  return detail::make_housed<T, detail::construct_with::placement>(detail::default_allocator(), std::forward<Args>(args)...);
+}
+// U[]: `n` value-initialised elements (copies of `u`, if given); U[N]: the same, N elements.
+template <class T, detail::if_unbounded<T> = 0>
+shared_ptr<T> make_shared(std::size_t n) {
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n);
+}
+template <class T, detail::if_bounded<T> = 0>
+shared_ptr<T> make_shared() {
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>);
+}
+template <class T, detail::if_unbounded<T> = 0>
+shared_ptr<T> make_shared(std::size_t n, const std::remove_extent_t<T>& u) {
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n, &u);
+}
+template <class T, detail::if_bounded<T> = 0>
+shared_ptr<T> make_shared(const std::remove_extent_t<T>& u) {
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>, &u);
+}
+
+// std::allocate_shared: as make_shared, with memory from `a` and construction through it.
+template <class T, class A, class... Args, detail::if_object<T> = 0>
+shared_ptr<T> allocate_shared(const A& a, Args&&... args) {
+  return detail::make_housed<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::forward<Args>(args)...);
+}
+template <class T, class A, detail::if_unbounded<T> = 0>
+shared_ptr<T> allocate_shared(const A& a, std::size_t n) {
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), n);
+}
+template <class T, class A, detail::if_bounded<T> = 0>
+shared_ptr<T> allocate_shared(const A& a) {
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>);
+}
+template <class T, class A, detail::if_unbounded<T> = 0>
+shared_ptr<T> allocate_shared(const A& a, std::size_t n, const std::remove_extent_t<T>& u) {
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), n, &u);
+}
+template <class T, class A, detail::if_bounded<T> = 0>
+shared_ptr<T> allocate_shared(const A& a, const std::remove_extent_t<T>& u) {
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>, &u);
+}
+
+// The _for_overwrite forms default-initialise: trivial types are left uninitialised, never zeroed.
+template <class T, class A, std::enable_if_t<!detail::is_unbounded_array_v<T>, int> = 0>
+shared_ptr<T> allocate_shared_for_overwrite(const A& a) {
+  if constexpr (std::is_array_v<T>) {
+    return detail::make_housed_array<T, detail::construct_with::default_init>(detail::adapt_allocator(a), std::extent_v<T>);
+  } else {
+    return detail::make_housed<T, detail::construct_with::default_init>(detail::adapt_allocator(a));
+  }
+}
+template <class T, class A, detail::if_unbounded<T> = 0>
+shared_ptr<T> allocate_shared_for_overwrite(const A& a, std::size_t n) {
+  return detail::make_housed_array<T, detail::construct_with::default_init>(detail::adapt_allocator(a), n);
+}
+template <class T, std::enable_if_t<!detail::is_unbounded_array_v<T>, int> = 0>
+shared_ptr<T> make_shared_for_overwrite() {
+  return own::allocate_shared_for_overwrite<T>(detail::default_allocator());
+}
+template <class T, detail::if_unbounded<T> = 0>
+shared_ptr<T> make_shared_for_overwrite(std::size_t n) {
+  return own::allocate_shared_for_overwrite<T>(detail::default_allocator(), n);
+}
+
+// N1851 names. make_shared_object / _with_alloc: an object housed in the block (make_shared /
+// allocate_shared). make_shared_array / _with_alloc: `n` value-initialised X housed in the block.
+template <class X, class... Args>
+shared_ptr<X> make_shared_object(Args&&... args) {
+  return own::make_shared<X>(std::forward<Args>(args)...);
+}
+template <class X, class A, class... Args>
+shared_ptr<X> make_shared_object_with_alloc(const A& a, Args&&... args) {
+  return own::allocate_shared<X>(a, std::forward<Args>(args)...);
+}
+template <class X>
+shared_ptr<X[]> make_shared_array(std::size_t n) {
+  return own::make_shared<X[]>(n);
+}
+template <class X, class A>
+shared_ptr<X[]> make_shared_array_with_alloc(const A& a, std::size_t n) {
+  return own::allocate_shared<X[]>(a, n);
+}
+
+// -----------------------------------------------------------------------------------------------
+// Casts: the result shares ownership with `r`; the rvalue forms move `r`'s reference.
+
+template <class T, class U>
+shared_ptr<T> static_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, static_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+shared_ptr<T> static_pointer_cast(shared_ptr<U>&& r) noexcept {
+  auto* p = static_cast<typename shared_ptr<T>::element_type*>(r.get());
+  return shared_ptr<T>(std::move(r), p);
+}
+template <class T, class U>
+shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
+  auto* p = const_cast<typename shared_ptr<T>::element_type*>(r.get());
+  return shared_ptr<T>(std::move(r), p);
+}
+template <class T, class U>
+shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+shared_ptr<T> reinterpret_pointer_cast(shared_ptr<U>&& r) noexcept {
+  auto* p = reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get());
+  return shared_ptr<T>(std::move(r), p);
+}
+// An empty result if the cast fails; then the rvalue form leaves `r` as it was.
+template <class T, class U>
+shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
+  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
+  return shared_ptr<T>();
+}
+template <class T, class U>
+shared_ptr<T> dynamic_pointer_cast(shared_ptr<U>&& r) noexcept {
+  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(std::move(r), p);
+  return shared_ptr<T>();
+}
+
+// The deleter `p` was created with, if it is a D; else nullptr.
+template <class D, class T>
+D* get_deleter(const shared_ptr<T>& p) noexcept {
+  detail::control_block* block = detail::shared_access::block(p);
+  return block ? static_cast<D*>(block->get_deleter(typeid(D))) : nullptr;
+}
+
+// -----------------------------------------------------------------------------------------------
+// Comparisons: by get(), like std.
+
+template <class T, class U>
+bool operator==(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return a.get() == b.get();
+}
+template <class T>
+bool operator==(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return !a;
+}
+#if __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+template <class T, class U>
+std::strong_ordering operator<=>(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return std::compare_three_way()(a.get(), b.get());
+}
+template <class T>
+std::strong_ordering operator<=>(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return std::compare_three_way()(a.get(), static_cast<typename shared_ptr<T>::element_type*>(nullptr));
+}
+#else
+template <class T>
+bool operator==(std::nullptr_t, const shared_ptr<T>& a) noexcept {
+  return !a;
+}
+template <class T, class U>
+bool operator!=(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return a.get() != b.get();
+}
+template <class T>
+bool operator!=(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return static_cast<bool>(a);
+}
+template <class T>
+bool operator!=(std::nullptr_t, const shared_ptr<T>& a) noexcept {
+  return static_cast<bool>(a);
+}
+template <class T, class U>
+bool operator<(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return std::less<>()(a.get(), b.get());
+}
+template <class T, class U>
+bool operator>(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return b < a;
+}
+template <class T, class U>
+bool operator<=(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return !(b < a);
+}
+template <class T, class U>
+bool operator>=(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return !(a < b);
+}
+template <class T>
+bool operator<(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return std::less<typename shared_ptr<T>::element_type*>()(a.get(), nullptr);
+}
+template <class T>
+bool operator<(std::nullptr_t, const shared_ptr<T>& a) noexcept {
+  return std::less<typename shared_ptr<T>::element_type*>()(nullptr, a.get());
+}
+template <class T>
+bool operator>(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return nullptr < a;
+}
+template <class T>
+bool operator>(std::nullptr_t, const shared_ptr<T>& a) noexcept {
+  return a < nullptr;
+}
+template <class T>
+bool operator<=(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return !(nullptr < a);
+}
+template <class T>
+bool operator<=(std::nullptr_t, const shared_ptr<T>& a) noexcept {
+  return !(a < nullptr);
+}
+template <class T>
+bool operator>=(const shared_ptr<T>& a, std::nullptr_t) noexcept {
+  return !(a < nullptr);
+}
+template <class T>
+bool operator>=(std::nullptr_t, const shared_ptr<T>& a) noexcept {
+  return !(nullptr < a);
+}
+#endif
+
+template <class E, class Traits, class T>
+std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, const shared_ptr<T>& p) {
+  return os << p.get();
+}
+
+// -----------------------------------------------------------------------------------------------
+// Ownership-based ordering, equality and hashing (owner_less; owner_hash/owner_equal as in C++26).
+
+template <class T = void>
+struct owner_less;
+template <class T>
+struct owner_less<shared_ptr<T>> {
+  bool operator()(const shared_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
+  bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
+  bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
+};
+template <class T>
+struct owner_less<weak_ptr<T>> {
+  bool operator()(const weak_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
+  bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
+  bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
+};
+template <>
+struct owner_less<void> {
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const noexcept {
+    return a.owner_before(b);
+  }
+  using is_transparent = void;
+};
+
+struct owner_hash {
+  template <class P>
+  std::size_t operator()(const P& p) const noexcept {
+    return p.owner_hash();
+  }
+  using is_transparent = void;
+};
+struct owner_equal {
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const noexcept {
+    return a.owner_equal(b);
+  }
+  using is_transparent = void;
+};
+
+}  // namespace own
+
+template <class T>
+struct std::hash<own::shared_ptr<T>> {
+  std::size_t operator()(const own::shared_ptr<T>& p) const noexcept {
+    return std::hash<typename own::shared_ptr<T>::element_type*>()(p.get());
+  }
+};

@@ -1,0 +1,991 @@
+// Tests of <own/shared_ptr.hpp>: std's interface and semantics, N1851's extensions, allocation
+// counts, exception safety at every allocation, and checked mode.
+#include <own/shared_ptr.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cassert>
+#include <cstring>
+#include <map>
+#include <memory_resource>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "test_allocator.hpp"
+#include "tracked.hpp"
+
+using own_test::allocation_log;
+using own_test::test_allocator;
+using own_test::tracked;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// The header's usage example, as written there.
+
+TEST(SharedPtrUsage, HeaderExampleRuns) {
+  struct packet {
+    int id;
+    char payload[1500];
+  };
+
+  own::shared_ptr<packet> p = own::make_shared_object<packet>();  // one allocation
+  p->id = 7;
+  own::shared_ptr<int> id = own::shared_ptr<int>(p, &p->id);  // aliases p's object
+  own::weak_ptr<packet> w = p;
+  p.reset();
+  assert(!w.expired() && *id == 7);  // `id` keeps the packet alive
+  id.reset();
+  assert(w.expired());
+
+  std::pmr::monotonic_buffer_resource arena;
+  own::shared_ptr<int[]> a = own::make_shared_array_with_alloc<int>(&arena, 4);  // zeroed ints
+
+  EXPECT_TRUE(w.expired());
+  EXPECT_EQ(a[0] + a[1] + a[2] + a[3], 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Representation
+
+TEST(SharedPtrLayout, TwoPointersAndSixteenByteHeader) {
+  static_assert(sizeof(own::shared_ptr<int>) == 2 * sizeof(void*));
+  static_assert(sizeof(own::weak_ptr<int>) == 2 * sizeof(void*));
+  static_assert(sizeof(own::shared_ptr<int[]>) == 2 * sizeof(void*));
+  static_assert(sizeof(own::detail::control_block) == 16);
+}
+
+TEST(SharedPtrLayout, HousedBlockAddsOnlyTheObjectAndAllocatorState) {
+  allocation_log log;
+  {
+    auto p = own::allocate_shared<std::int64_t>(test_allocator<std::int64_t>(&log), 1);
+    // header + object + the allocator's one pointer of state
+    EXPECT_EQ(log.bytes_in_use.load(), 16 + 8 + 8);
+  }
+  {
+    // An empty allocator adds nothing.
+    static_assert(sizeof(own::detail::inplace_block<std::int64_t, std::allocator<std::byte>,
+                                                    own::detail::construct_with::placement>) == 24);
+    static_assert(sizeof(own::detail::pointer_block<int*, own::default_deleter, std::allocator<std::byte>>) == 24);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Construction, ownership, destruction
+
+TEST(SharedPtr, EmptyStates) {
+  own::shared_ptr<int> a;
+  own::shared_ptr<int> b(nullptr);
+  EXPECT_EQ(a.get(), nullptr);
+  EXPECT_EQ(a.use_count(), 0);
+  EXPECT_FALSE(a);
+  EXPECT_EQ(b.use_count(), 0);
+  static_assert(std::is_nothrow_default_constructible_v<own::shared_ptr<int>>);
+}
+
+TEST(SharedPtr, AdoptsRawPointerAndDeletesOnce) {
+  const long destroyed = tracked::destroyed();
+  {
+    own::shared_ptr<tracked> p(new tracked(5));
+    EXPECT_EQ(p.use_count(), 1);
+    EXPECT_EQ(p->value(), 5);
+    EXPECT_EQ((*p).value(), 5);
+    {
+      own::shared_ptr<tracked> q = p;
+      EXPECT_EQ(p.use_count(), 2);
+      EXPECT_EQ(q.get(), p.get());
+    }
+    EXPECT_EQ(p.use_count(), 1);
+    EXPECT_EQ(tracked::destroyed(), destroyed);
+  }
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtr, ArrayOwnershipUsesDeleteArray) {
+  {
+    own::shared_ptr<tracked[]> a(new tracked[3]);
+    EXPECT_EQ(tracked::live(), 3);
+    a[1].set_value(9);
+    EXPECT_EQ(a.get()[1].value(), 9);
+    own::shared_ptr<tracked[3]> b(new tracked[3]);
+    EXPECT_EQ(tracked::live(), 6);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtr, CustomDeleterRunsOnceWithTheOriginalPointer) {
+  int calls = 0;
+  int* seen = nullptr;
+  int value = 3;
+  {
+    own::shared_ptr<int> p(&value, [&](int* q) {
+      ++calls;
+      seen = q;
+    });
+    own::shared_ptr<int> q = p;
+    p.reset();
+    EXPECT_EQ(calls, 0);
+  }
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(seen, &value);
+}
+
+TEST(SharedPtr, MoveOnlyDeleter) {
+  struct move_only_deleter {
+    std::unique_ptr<int> token = std::make_unique<int>(1);
+    move_only_deleter() = default;
+    move_only_deleter(move_only_deleter&&) = default;
+    void operator()(tracked* p) const {
+      EXPECT_TRUE(token);
+      delete p;
+    }
+  };
+  {
+    own::shared_ptr<tracked> p(new tracked, move_only_deleter());
+    EXPECT_NE(own::get_deleter<move_only_deleter>(p), nullptr);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtr, NullptrWithDeleterOwnsNull) {
+  int calls = 0;
+  {
+    own::shared_ptr<int> p(nullptr, [&](std::nullptr_t) { ++calls; });
+    EXPECT_EQ(p.use_count(), 1);
+    EXPECT_EQ(p.get(), nullptr);
+    EXPECT_FALSE(p);
+  }
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(SharedPtr, VoidOwnerDestroysTheCompleteType) {
+  {
+    own::shared_ptr<void> v(new tracked(1));
+    own::shared_ptr<void> w = own::make_shared<tracked>(2);
+    EXPECT_EQ(tracked::live(), 2);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+struct base {
+  virtual ~base() = default;
+  int b = 1;
+};
+struct derived : base {
+  int d = 2;
+};
+struct nonpolymorphic_base {
+  int x = 0;
+};
+struct nonvirtual_derived : nonpolymorphic_base {
+  tracked t;
+};
+
+TEST(SharedPtr, DeletesTheCompleteTypeWithoutAVirtualDestructor) {
+  {
+    own::shared_ptr<nonpolymorphic_base> p(new nonvirtual_derived);
+    EXPECT_EQ(tracked::live(), 1);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtr, ConvertingCopyAndMove) {
+  own::shared_ptr<derived> d = own::make_shared<derived>();
+  own::shared_ptr<base> b = d;
+  EXPECT_EQ(d.use_count(), 2);
+  own::shared_ptr<const base> cb = std::move(b);
+  EXPECT_EQ(b.get(), nullptr);
+  EXPECT_EQ(b.use_count(), 0);
+  EXPECT_EQ(cb.use_count(), 2);
+  own::shared_ptr<derived> moved = std::move(d);
+  EXPECT_EQ(d.get(), nullptr);
+  EXPECT_EQ(moved.use_count(), 2);
+  static_assert(!std::is_convertible_v<own::shared_ptr<base>, own::shared_ptr<derived>>);
+  static_assert(std::is_convertible_v<own::shared_ptr<int[3]>, own::shared_ptr<int[]>>);
+  static_assert(!std::is_convertible_v<own::shared_ptr<int[]>, own::shared_ptr<int[3]>>);
+  static_assert(!std::is_constructible_v<own::shared_ptr<base[]>, derived*>);  // no derived-to-base for arrays
+  static_assert(std::is_constructible_v<own::shared_ptr<const base[]>, base*>);
+  static_assert(!std::is_constructible_v<own::shared_ptr<int>, const int*>);
+}
+
+TEST(SharedPtr, Assignment) {
+  auto a = own::make_shared<tracked>(1);
+  auto b = own::make_shared<tracked>(2);
+  a = b;
+  EXPECT_EQ(tracked::live(), 1);
+  EXPECT_EQ(a.use_count(), 2);
+  own::shared_ptr<tracked>& same = a;
+  a = same;  // self-assignment keeps the object
+  EXPECT_EQ(a->value(), 2);
+  EXPECT_EQ(a.use_count(), 2);
+  own::shared_ptr<tracked> c;
+  c = std::move(a);
+  EXPECT_FALSE(a);
+  EXPECT_EQ(c.use_count(), 2);
+  c = std::unique_ptr<tracked>(new tracked(3));
+  EXPECT_EQ(c->value(), 3);
+  EXPECT_EQ(tracked::live(), 2);
+  c = nullptr;
+  b = nullptr;
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+// std: reset() is shared_ptr().swap(*this), so a destructor that reassigns the very pointer being
+// reset sees a consistent state and nothing is destroyed twice.
+struct self_resetting {
+  static own::shared_ptr<self_resetting> global;
+  ~self_resetting() { global = own::make_shared<self_resetting>(0); }
+  explicit self_resetting(int depth) : depth_(depth) {}
+  int depth_;
+};
+own::shared_ptr<self_resetting> self_resetting::global;
+
+struct recursion_victim {
+  own::shared_ptr<recursion_victim>* owner;
+  tracked t;
+  ~recursion_victim() {
+    if (owner) *owner = nullptr;  // recursive assignment to the pointer whose reset destroys us
+  }
+};
+
+TEST(SharedPtr, RecursiveAssignmentFromDestructor) {
+  own::shared_ptr<recursion_victim> p(new recursion_victim{nullptr, {}});
+  p->owner = &p;
+  p.reset();
+  EXPECT_FALSE(p);
+  EXPECT_EQ(tracked::live(), 0);
+
+  own::shared_ptr<recursion_victim> q = own::make_shared<recursion_victim>(recursion_victim{nullptr, {}});
+  q->owner = &q;
+  q = own::make_shared<recursion_victim>(recursion_victim{nullptr, {}});  // the old one nulls q: std gives null
+  EXPECT_FALSE(q);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtr, Swap) {
+  auto a = own::make_shared<int>(1);
+  auto b = own::make_shared<int>(2);
+  swap(a, b);
+  EXPECT_EQ(*a, 2);
+  EXPECT_EQ(*b, 1);
+  a.swap(b);
+  EXPECT_EQ(*a, 1);
+}
+
+TEST(SharedPtr, ResetForms) {
+  own::shared_ptr<tracked> p;
+  p.reset(new tracked(1));
+  EXPECT_EQ(p->value(), 1);
+  int deleted = 0;
+  p.reset(new tracked(2), [&](tracked* t) {
+    ++deleted;
+    delete t;
+  });
+  EXPECT_EQ(tracked::live(), 1);
+  allocation_log log;
+  p.reset(new tracked(3), own::default_deleter(), test_allocator<int>(&log));
+  EXPECT_EQ(deleted, 1);
+  EXPECT_EQ(log.blocks_in_use(), 1);
+  p.reset(std::unique_ptr<tracked>(new tracked(4)), test_allocator<int>(&log));
+  EXPECT_EQ(p->value(), 4);
+  EXPECT_EQ(log.blocks_in_use(), 1);
+  p.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// N1851: allocator support
+
+TEST(SharedPtrAllocator, BlockComesFromTheAllocatorAndGoesBack) {
+  allocation_log log;
+  {
+    own::shared_ptr<tracked> p(new tracked, own::default_deleter(), test_allocator<char>(&log));
+    EXPECT_EQ(log.allocations.load(), 1);
+    own::shared_ptr<tracked> q = p;
+    own::weak_ptr<tracked> w = p;
+    p.reset();
+    q.reset();
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(log.blocks_in_use(), 1);  // the weak_ptr holds the block
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  EXPECT_EQ(log.bytes_in_use.load(), 0);
+}
+
+TEST(SharedPtrAllocator, MemoryResourcePointer) {
+  allocation_log log;
+  own_test::test_resource resource(&log);
+  {
+    own::shared_ptr<tracked> p(new tracked, own::default_deleter(), &resource);
+    auto q = own::make_shared_object_with_alloc<tracked>(&resource, 4);
+    auto r = own::allocate_shared<tracked>(std::pmr::polymorphic_allocator<tracked>(&resource), 5);
+    EXPECT_EQ(log.blocks_in_use(), 3);
+    EXPECT_EQ(q->value(), 4);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(SharedPtrAllocator, DeleterIsCalledWhenBlockAllocationThrows) {
+  allocation_log log;
+  int deleted = 0;
+  tracked* raw = new tracked;
+  log.throw_at = log.attempts + 1;
+  EXPECT_THROW((own::shared_ptr<tracked>(raw,
+                                         [&](tracked* t) {
+                                           ++deleted;
+                                           delete t;
+                                         },
+                                         test_allocator<int>(&log))),
+               std::bad_alloc);
+  EXPECT_EQ(deleted, 1);
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// shared_ptr(p) is shared_ptr(p, default deleter, std::allocator): the same path with a throwing allocator.
+TEST(SharedPtrAllocator, RawPointerIsDeletedWhenTheBlockCannotBeAllocated) {
+  allocation_log log;
+  tracked* raw = new tracked;
+  log.throw_at = log.attempts + 1;
+  EXPECT_THROW((own::shared_ptr<tracked>(raw, own::default_deleter(), test_allocator<int>(&log))), std::bad_alloc);
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(SharedPtrAllocator, UniquePtrKeepsItsObjectWhenAllocationThrows) {
+  allocation_log log;
+  int deleted = 0;
+  auto deleter = [&](tracked* t) {
+    ++deleted;
+    delete t;
+  };
+  std::unique_ptr<tracked, decltype(deleter)> u(new tracked(8), deleter);
+  log.throw_at = log.attempts + 1;
+  EXPECT_THROW((own::shared_ptr<tracked>(std::move(u), test_allocator<int>(&log))), std::bad_alloc);
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->value(), 8);
+  EXPECT_EQ(deleted, 0);
+  own::shared_ptr<tracked> p(std::move(u), test_allocator<int>(&log));
+  EXPECT_FALSE(u);
+  EXPECT_EQ(p->value(), 8);
+  p.reset();
+  EXPECT_EQ(deleted, 1);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(SharedPtrAllocator, UniquePtrWithReferenceDeleterAndEmptyUniquePtr) {
+  struct counting_deleter {
+    int calls = 0;
+    void operator()(int* p) {
+      ++calls;
+      delete p;
+    }
+  };
+  counting_deleter d;
+  {
+    std::unique_ptr<int, counting_deleter&> u(new int(1), d);
+    own::shared_ptr<int> p(std::move(u));
+    EXPECT_EQ(*p, 1);
+    // std stores std::ref(d) for a reference deleter.
+    EXPECT_NE(own::get_deleter<std::reference_wrapper<counting_deleter>>(p), nullptr);
+  }
+  EXPECT_EQ(d.calls, 1);
+  own::shared_ptr<int> empty(std::unique_ptr<int>{});
+  EXPECT_EQ(empty.use_count(), 0);
+}
+
+TEST(SharedPtrAllocator, EveryAllocationFailurePointLeavesNothingBehind) {
+  allocation_log log;
+  int runs = own_test::for_each_failure_point(log, [&] {
+    own::shared_ptr<tracked> p(new tracked(1), own::default_deleter(), test_allocator<int>(&log));
+    auto q = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 2);
+    auto r = own::allocate_shared<tracked[]>(test_allocator<tracked>(&log), 3);
+    auto s = own::make_shared_array_with_alloc<tracked>(test_allocator<int>(&log), 2);
+    own::shared_ptr<tracked> u(std::unique_ptr<tracked>(new tracked(4)), test_allocator<int>(&log));
+    EXPECT_EQ(tracked::live(), 1 + 1 + 3 + 2 + 1);
+  });
+  EXPECT_EQ(runs, 6);  // five allocations, each failing once, then a clean run
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(SharedPtrAllocator, ThrowingConstructorsMidArray) {
+  allocation_log log;
+  int runs = own_test::for_each_throwing_construction(log, [&] {
+    auto a = own::allocate_shared<tracked[]>(test_allocator<tracked>(&log), 4, tracked(7));
+    auto b = own::allocate_shared<tracked[2][2]>(test_allocator<tracked>(&log));
+    auto c = own::make_shared<tracked[]>(3);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(a[i].value(), 7);
+  });
+  EXPECT_EQ(runs, 1 + 4 + 4 + 3 + 1);  // the prototype, 4 copies, 4 + 3 value-initialised, one clean run
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// An allocator that records construct/destroy calls: allocate_shared must construct through it.
+template <class T>
+struct constructing_allocator : test_allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = constructing_allocator<U>;
+  };
+  int* constructs;
+  int* destroys;
+  constructing_allocator(allocation_log* log, int* c, int* d) : test_allocator<T>(log), constructs(c), destroys(d) {}
+  template <class U>
+  constructing_allocator(const constructing_allocator<U>& o) : test_allocator<T>(o.log()), constructs(o.constructs), destroys(o.destroys) {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ++*constructs;
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <class U>
+  void destroy(U* p) {
+    ++*destroys;
+    p->~U();
+  }
+};
+
+TEST(SharedPtrAllocator, AllocateSharedConstructsAndDestroysThroughTheAllocator) {
+  allocation_log log;
+  int constructs = 0, destroys = 0;
+  constructing_allocator<int> a(&log, &constructs, &destroys);
+  {
+    auto p = own::allocate_shared<tracked>(a, 3);
+    auto arr = own::allocate_shared<tracked[]>(a, 4);
+    auto grid = own::allocate_shared<int[2][3]>(a, {1, 2, 3});
+    EXPECT_EQ(grid[1][2], 3);
+    EXPECT_EQ(constructs, 1 + 4 + 6);
+    auto raw = own::allocate_shared_for_overwrite<int[8]>(a);  // default-init: not through the allocator
+    EXPECT_EQ(constructs, 1 + 4 + 6);
+  }
+  EXPECT_EQ(destroys, 1 + 4 + 6);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Housed objects and arrays
+
+TEST(SharedPtrHoused, MakeSharedIsOneAllocation) {
+  allocation_log log;
+  auto p = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 9);
+  EXPECT_EQ(log.allocations.load(), 1);
+  EXPECT_EQ(p->value(), 9);
+  EXPECT_EQ(p.use_count(), 1);
+  auto q = own::make_shared_object<tracked>(10);
+  auto r = own::make_shared<tracked>(11);
+  EXPECT_EQ(q->value() + r->value(), 21);
+}
+
+TEST(SharedPtrHoused, ObjectOutlivesSharedOwnersNotWeakOnes) {
+  allocation_log log;
+  own::weak_ptr<tracked> w;
+  {
+    auto p = own::allocate_shared<tracked>(test_allocator<tracked>(&log));
+    w = p;
+  }
+  EXPECT_EQ(tracked::live(), 0);       // object destroyed with the last shared owner
+  EXPECT_EQ(log.blocks_in_use(), 1);   // the block waits for the weak one
+  w.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(SharedPtrHoused, ArraysValueInitialiseAndCopyTheInitialValue) {
+  auto a = own::make_shared<int[]>(5);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(a[i], 0);
+  auto b = own::make_shared<int[]>(3, 42);
+  EXPECT_EQ(b[2], 42);
+  auto c = own::make_shared<double[4]>();
+  EXPECT_EQ(c[3], 0.0);
+  auto d = own::make_shared<long[2]>(7L);
+  EXPECT_EQ(d[0] + d[1], 14);
+  auto e = own::make_shared<int[][2]>(3, {1, 2});
+  EXPECT_EQ(e[0][0] + e[1][1] + e[2][0], 1 + 2 + 1);
+  auto f = own::make_shared<int[2][2]>({5, 6});
+  EXPECT_EQ(f[1][1], 6);
+  auto g = own::make_shared_array<std::string>(2);
+  EXPECT_TRUE(g[0].empty());
+  auto empty = own::make_shared<int[]>(0);
+  EXPECT_NE(empty.get(), nullptr);
+  EXPECT_EQ(empty.use_count(), 1);
+}
+
+TEST(SharedPtrHoused, ArrayElementsAreDestroyedInReverseOrder) {
+  static std::vector<int> order;
+  struct recorder {
+    int id;
+    recorder() : id(static_cast<int>(order.size() + 100)) { order.push_back(id); }
+    ~recorder() { order.push_back(-id); }
+  };
+  order.clear();
+  { auto a = own::make_shared<recorder[]>(3); }
+  EXPECT_EQ(order, (std::vector<int>{100, 101, 102, -102, -101, -100}));
+}
+
+TEST(SharedPtrHoused, OveralignedObjectsAndElements) {
+  struct alignas(64) wide {
+    char c = 1;
+  };
+  auto p = own::make_shared<wide>();
+  auto a = own::make_shared<wide[]>(3);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p.get()) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(&a[1]) % 64, 0u);
+}
+
+TEST(SharedPtrHoused, HugeArrayLengthThrowsBadArrayNewLength) {
+  EXPECT_THROW(own::make_shared<std::int64_t[]>(std::size_t(-1) / 4), std::bad_array_new_length);
+  EXPECT_THROW((own::make_shared<int[][4]>(std::size_t(-1) / 2)), std::bad_array_new_length);
+}
+
+// An allocator that hands out memory filled with 0xAB, to see what was written to it.
+template <class T>
+struct dirty_allocator : test_allocator<T> {
+  using test_allocator<T>::test_allocator;
+  template <class U>
+  dirty_allocator(const dirty_allocator<U>& o) : test_allocator<T>(o.log()) {}
+  template <class U>
+  struct rebind {
+    using other = dirty_allocator<U>;
+  };
+  T* allocate(std::size_t n) {
+    T* p = test_allocator<T>::allocate(n);
+    std::memset(static_cast<void*>(p), 0xAB, n * sizeof(T));
+    asm volatile("" : : "r"(p) : "memory");  // the fill must happen, whatever is built here next
+    return p;
+  }
+};
+
+// The byte at `p` as memory holds it: the barrier stops the optimiser from assuming what a
+// default-initialised object contains.
+unsigned char byte_at(const void* p) {
+  asm volatile("" : : "r"(p) : "memory");
+  unsigned char b;
+  std::memcpy(&b, p, 1);
+  return b;
+}
+
+TEST(SharedPtrHoused, ForOverwriteNeverZeroFills) {
+  allocation_log log;
+  dirty_allocator<char> a(&log);
+  struct packet {
+    std::uint32_t length;
+    unsigned char payload[1500];
+  };
+  auto p = own::allocate_shared_for_overwrite<packet>(a);
+  EXPECT_EQ(byte_at(&p->payload[0]), 0xAB);
+  EXPECT_EQ(byte_at(&p->payload[1499]), 0xAB);
+  auto b = own::allocate_shared_for_overwrite<unsigned char[]>(a, 64);
+  EXPECT_EQ(byte_at(&b[63]), 0xAB);
+  auto c = own::allocate_shared_for_overwrite<unsigned char[64]>(a);
+  EXPECT_EQ(byte_at(&c[0]), 0xAB);
+  // The value-initialising forms do zero.
+  auto z = own::allocate_shared<unsigned char[]>(a, 64);
+  EXPECT_EQ(byte_at(&z[63]), 0);
+  auto zp = own::allocate_shared<packet>(a);
+  EXPECT_EQ(byte_at(&zp->payload[1499]), 0);
+  // The std names without an allocator.
+  auto q = own::make_shared_for_overwrite<packet>();
+  auto r = own::make_shared_for_overwrite<unsigned char[]>(16);
+  auto s = own::make_shared_for_overwrite<unsigned char[16]>();
+  EXPECT_TRUE(q && r && s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Aliasing
+
+TEST(SharedPtrAliasing, ConstructorAndResetShareOwnership) {
+  struct pair {
+    tracked first{1};
+    tracked second{2};
+  };
+  auto whole = own::make_shared<pair>();
+  own::shared_ptr<tracked> part(whole, &whole->second);
+  EXPECT_EQ(whole.use_count(), 2);
+  EXPECT_EQ(part->value(), 2);
+  EXPECT_TRUE(part.owner_equal(whole));
+  own::shared_ptr<tracked> other;
+  other.reset(whole, &whole->first);
+  EXPECT_EQ(other->value(), 1);
+  EXPECT_EQ(whole.use_count(), 3);
+  other.reset(std::move(whole), &part.get()[0]);
+  EXPECT_FALSE(whole);
+  EXPECT_EQ(other.use_count(), 2);
+  part.reset();
+  EXPECT_EQ(tracked::live(), 2);
+  other.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtrAliasing, EmptyOwnerWithNonNullPointerLikeStd) {
+  int x = 0;
+  own::shared_ptr<int> a(own::shared_ptr<int>(), &x);
+  EXPECT_EQ(a.get(), &x);
+  EXPECT_EQ(a.use_count(), 0);
+}
+
+TEST(SharedPtrAliasing, MoveFormLeavesSourceEmpty) {
+  auto p = own::make_shared<std::pair<int, int>>(1, 2);
+  own::shared_ptr<int> s(std::move(p), &p->second);
+  EXPECT_FALSE(p);
+  EXPECT_EQ(p.use_count(), 0);
+  EXPECT_EQ(*s, 2);
+  EXPECT_EQ(s.use_count(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// weak_ptr
+
+TEST(WeakPtr, LockExpiredAndUseCount) {
+  own::weak_ptr<tracked> w;
+  EXPECT_TRUE(w.expired());
+  EXPECT_FALSE(w.lock());
+  auto p = own::make_shared<tracked>(3);
+  w = p;
+  EXPECT_EQ(w.use_count(), 1);
+  {
+    auto q = w.lock();
+    EXPECT_EQ(q->value(), 3);
+    EXPECT_EQ(w.use_count(), 2);
+  }
+  own::weak_ptr<tracked> w2 = w;
+  own::weak_ptr<tracked> w3 = std::move(w2);
+  EXPECT_TRUE(w2.expired());
+  p.reset();
+  EXPECT_TRUE(w.expired());
+  EXPECT_TRUE(w3.expired());
+  EXPECT_FALSE(w.lock());
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(WeakPtr, SharedPtrFromExpiredWeakThrowsBadWeakPtr) {
+  own::weak_ptr<int> w;
+  EXPECT_THROW(own::shared_ptr<int>{w}, std::bad_weak_ptr);
+  {
+    auto p = own::make_shared<int>(1);
+    w = p;
+    own::shared_ptr<int> q(w);
+    EXPECT_EQ(q.use_count(), 2);
+  }
+  EXPECT_THROW(own::shared_ptr<int>{w}, std::bad_weak_ptr);
+}
+
+struct vbase {
+  virtual ~vbase() = default;
+  int v = 5;
+};
+struct vderived : virtual vbase {
+  tracked t;
+};
+
+TEST(WeakPtr, ConversionThroughVirtualBaseAfterExpiry) {
+  own::weak_ptr<vderived> w;
+  {
+    auto p = own::make_shared<vderived>();
+    w = p;
+    own::weak_ptr<vbase> alive = w;
+    EXPECT_EQ(alive.lock()->v, 5);
+  }
+  // The object is gone: the conversion must not read its virtual-base offset (ASan checks).
+  own::weak_ptr<vbase> dead = w;
+  own::weak_ptr<vbase> moved = std::move(w);
+  EXPECT_TRUE(dead.expired());
+  EXPECT_TRUE(moved.expired());
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(WeakPtr, DeductionGuides) {
+  auto p = own::make_shared<int>(1);
+  own::weak_ptr w = p;
+  own::shared_ptr s(w);
+  own::shared_ptr u = std::unique_ptr<int>(new int(2));
+  static_assert(std::is_same_v<decltype(w), own::weak_ptr<int>>);
+  static_assert(std::is_same_v<decltype(s), own::shared_ptr<int>>);
+  static_assert(std::is_same_v<decltype(u), own::shared_ptr<int>>);
+  EXPECT_EQ(*s + *u, 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// enable_shared_from_this
+
+struct node : own::enable_shared_from_this<node> {
+  tracked t;
+};
+struct derived_node : node {};
+
+TEST(EnableSharedFromThis, EveryOwningConstructorHooksIt) {
+  auto a = own::make_shared<node>();
+  EXPECT_EQ(a->shared_from_this(), a);
+  EXPECT_EQ(a.use_count(), 1);
+  own::shared_ptr<node> b(new node);
+  EXPECT_EQ(b->shared_from_this().get(), b.get());
+  own::shared_ptr<node> c(std::unique_ptr<node>(new node));
+  EXPECT_EQ(c->weak_from_this().lock(), c);
+  allocation_log log;
+  own::shared_ptr<node> d(new node, own::default_deleter(), test_allocator<int>(&log));
+  EXPECT_EQ(d->shared_from_this(), d);
+  own::shared_ptr<derived_node> e = own::make_shared<derived_node>();
+  own::shared_ptr<node> from_base = e->shared_from_this();
+  EXPECT_EQ(from_base.get(), e.get());
+  const node& cn = *a;
+  own::shared_ptr<const node> cp = cn.shared_from_this();
+  EXPECT_EQ(cp.get(), a.get());
+}
+
+TEST(EnableSharedFromThis, NotOwnedThrowsBadWeakPtrAndWeakIsEmpty) {
+  node n;
+  EXPECT_THROW(n.shared_from_this(), std::bad_weak_ptr);
+  EXPECT_TRUE(n.weak_from_this().expired());
+}
+
+TEST(EnableSharedFromThis, ASecondOwnerGroupDoesNotStealIt) {
+  auto a = own::make_shared<node>();
+  own::shared_ptr<node> b(a.get(), [](node*) {});  // a second, non-owning group (C++17 rule)
+  EXPECT_TRUE(a->shared_from_this().owner_equal(a));
+}
+
+TEST(EnableSharedFromThis, ObjectsCopyDoesNotCopyTheOwner) {
+  auto a = own::make_shared<node>();
+  node copy(*a);
+  EXPECT_THROW(copy.shared_from_this(), std::bad_weak_ptr);
+  *a = copy;
+  EXPECT_EQ(a->shared_from_this(), a);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Casts, get_deleter, comparisons, hashing, streaming, owner order
+
+TEST(SharedPtrCasts, AllFourCopyAndMoveForms) {
+  own::shared_ptr<base> b = own::make_shared<derived>();
+  auto d = own::static_pointer_cast<derived>(b);
+  EXPECT_EQ(d->d, 2);
+  EXPECT_EQ(b.use_count(), 2);
+  auto d2 = own::dynamic_pointer_cast<derived>(b);
+  EXPECT_EQ(d2.get(), d.get());
+  own::shared_ptr<const base> cb = b;
+  auto mb = own::const_pointer_cast<base>(cb);
+  EXPECT_EQ(mb.get(), b.get());
+  auto bytes = own::reinterpret_pointer_cast<unsigned char>(b);
+  EXPECT_EQ(static_cast<void*>(bytes.get()), static_cast<void*>(b.get()));
+  EXPECT_EQ(b.use_count(), 6);
+
+  auto moved = own::static_pointer_cast<derived>(std::move(d));
+  EXPECT_FALSE(d);
+  auto moved2 = own::const_pointer_cast<base>(std::move(cb));
+  EXPECT_FALSE(cb);
+  auto moved3 = own::reinterpret_pointer_cast<char>(std::move(bytes));
+  EXPECT_FALSE(bytes);
+  EXPECT_EQ(b.use_count(), 6);
+
+  own::shared_ptr<base> plain = own::make_shared<base>();
+  auto failed = own::dynamic_pointer_cast<derived>(std::move(plain));
+  EXPECT_FALSE(failed);
+  EXPECT_TRUE(plain);  // a failed dynamic cast leaves the source alone
+  auto ok = own::dynamic_pointer_cast<derived>(std::move(d2));
+  EXPECT_TRUE(ok);
+  EXPECT_FALSE(d2);
+}
+
+TEST(SharedPtrCasts, ArrayCasts) {
+  own::shared_ptr<int[]> a = own::make_shared<int[]>(2, 1);
+  auto c = own::const_pointer_cast<const int[]>(a);
+  EXPECT_EQ(c[1], 1);
+  auto s = own::static_pointer_cast<int[]>(c.use_count() ? a : a);
+  EXPECT_EQ(s.get(), a.get());
+}
+
+TEST(SharedPtrGetDeleter, OnlyTheExactDeleterType) {
+  struct my_deleter {
+    int tag = 42;
+    void operator()(int* p) const { delete p; }
+  };
+  own::shared_ptr<int> p(new int, my_deleter());
+  ASSERT_NE(own::get_deleter<my_deleter>(p), nullptr);
+  EXPECT_EQ(own::get_deleter<my_deleter>(p)->tag, 42);
+  EXPECT_EQ(own::get_deleter<own::default_deleter>(p), nullptr);
+  EXPECT_EQ(own::get_deleter<my_deleter>(own::make_shared<int>()), nullptr);
+  EXPECT_EQ(own::get_deleter<my_deleter>(own::shared_ptr<int>()), nullptr);
+  // The deleter lives as long as a weak reference does.
+  own::weak_ptr<int> w = p;
+  own::shared_ptr<int> alias(p, p.get());
+  p.reset();
+  EXPECT_NE(own::get_deleter<my_deleter>(alias), nullptr);
+}
+
+TEST(SharedPtrCompare, ByGetLikeStd) {
+  auto arr = own::make_shared<int[]>(2);
+  own::shared_ptr<int> a(arr, &arr[0]);
+  own::shared_ptr<int> b(arr, &arr[1]);
+  own::shared_ptr<int> n;
+  EXPECT_TRUE(a == a);
+  EXPECT_TRUE(a != b);
+  EXPECT_TRUE(a < b);
+  EXPECT_TRUE(b > a);
+  EXPECT_TRUE(a <= a && a >= a);
+  EXPECT_TRUE(n == nullptr);
+  EXPECT_TRUE(nullptr == n);
+  EXPECT_TRUE(a != nullptr);
+  EXPECT_TRUE(nullptr != a);
+  EXPECT_FALSE(a < nullptr);
+  EXPECT_TRUE(nullptr < a);
+  EXPECT_TRUE(a > nullptr);
+  EXPECT_TRUE(a >= nullptr);
+  EXPECT_TRUE(nullptr <= a);
+  own::shared_ptr<const int> ca = a;
+  EXPECT_TRUE(ca == a);
+#if __cplusplus >= 202002L
+  EXPECT_TRUE((a <=> b) < 0);
+  EXPECT_TRUE((a <=> a) == 0);
+  EXPECT_TRUE((a <=> nullptr) > 0);
+#endif
+  std::set<own::shared_ptr<int>> ordered{b, a};
+  EXPECT_EQ(*ordered.begin(), a);
+}
+
+TEST(SharedPtrHash, HashesGetAndStreamsGet) {
+  auto p = own::make_shared<int>(1);
+  EXPECT_EQ(std::hash<own::shared_ptr<int>>()(p), std::hash<int*>()(p.get()));
+  std::unordered_set<own::shared_ptr<int>> set{p};
+  EXPECT_EQ(set.count(p), 1u);
+  std::ostringstream a, b;
+  a << p;
+  b << p.get();
+  EXPECT_EQ(a.str(), b.str());
+}
+
+TEST(SharedPtrOwner, OwnerBeforeHashAndEqual) {
+  auto pair = own::make_shared<std::pair<int, int>>(1, 2);
+  own::shared_ptr<int> first(pair, &pair->first);
+  own::shared_ptr<int> second(pair, &pair->second);
+  auto other = own::make_shared<int>(3);
+  own::weak_ptr<int> wfirst = first;
+  EXPECT_FALSE(first.owner_before(second));
+  EXPECT_FALSE(second.owner_before(first));
+  EXPECT_TRUE(first.owner_before(other) != other.owner_before(first));
+  EXPECT_TRUE(first.owner_equal(second));
+  EXPECT_TRUE(first.owner_equal(wfirst));
+  EXPECT_TRUE(wfirst.owner_equal(pair));
+  EXPECT_FALSE(first.owner_equal(other));
+  EXPECT_EQ(first.owner_hash(), second.owner_hash());
+  EXPECT_EQ(first.owner_hash(), wfirst.owner_hash());
+
+  std::map<own::shared_ptr<int>, int, own::owner_less<own::shared_ptr<int>>> by_owner;
+  by_owner[first] = 1;
+  by_owner[second] = 2;  // same owner: same key
+  EXPECT_EQ(by_owner.size(), 1u);
+  std::set<own::weak_ptr<int>, own::owner_less<>> weak_set{wfirst, own::weak_ptr<int>(other)};
+  EXPECT_EQ(weak_set.size(), 2u);
+  EXPECT_EQ(weak_set.count(wfirst), 1u);
+  own::owner_less<own::weak_ptr<int>> wl;
+  EXPECT_FALSE(wl(wfirst, first));
+  std::unordered_set<own::weak_ptr<int>, own::owner_hash, own::owner_equal> weak_hashed{wfirst};
+  EXPECT_EQ(weak_hashed.count(own::weak_ptr<int>(second)), 1u);
+  by_owner.clear();
+  pair.reset();
+  first.reset();
+  second.reset();
+  EXPECT_TRUE(wfirst.expired());
+  EXPECT_EQ(weak_hashed.count(wfirst), 1u);  // owner-based keys survive expiry
+}
+
+#if __cplusplus < 202002L
+TEST(SharedPtr, UniqueBeforeCxx20) {
+  auto p = own::make_shared<int>();
+  EXPECT_TRUE(p.unique());
+  auto q = p;
+  EXPECT_FALSE(p.unique());
+}
+#endif
+
+// A type that is incomplete where shared_ptr members are declared, like std allows.
+struct incomplete;
+struct holder {
+  own::shared_ptr<incomplete> p;
+  own::weak_ptr<incomplete> w;
+};
+struct incomplete {
+  tracked t;
+};
+
+TEST(SharedPtr, IncompleteTypeAtDeclaration) {
+  {
+    holder h;
+    h.p = own::make_shared<incomplete>();
+    h.w = h.p;
+    EXPECT_EQ(tracked::live(), 1);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Threads (these run under TSan in CI)
+
+TEST(SharedPtrThreads, CopiesAndReleasesFromTwoThreadsDestroyOnce) {
+  constexpr int rounds = 2000;
+  constexpr int copies = 250;  // 2 threads x 2000 x 250 = 10^6 copy/release pairs
+  const long destroyed_before = tracked::destroyed();
+  for (int round = 0; round < rounds; ++round) {
+    auto p = own::make_shared<tracked>(round);
+    own::weak_ptr<tracked> w = p;
+    auto work = [](own::shared_ptr<tracked> mine) {
+      for (int i = 0; i < copies; ++i) {
+        own::shared_ptr<tracked> copy = mine;
+        EXPECT_GE(copy->value(), 0);
+      }
+    };
+    std::thread a(work, p);
+    std::thread b(work, std::move(p));
+    a.join();
+    b.join();
+    EXPECT_TRUE(w.expired());
+  }
+  EXPECT_EQ(tracked::destroyed() - destroyed_before, rounds);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(SharedPtrThreads, WeakLockRacesTheLastRelease) {
+  constexpr int rounds = 20000;
+  allocation_log log;
+  int locked_alive = 0;
+  for (int round = 0; round < rounds; ++round) {
+    auto p = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 1);
+    own::weak_ptr<tracked> w = p;
+    std::thread locker([&locked_alive, w = std::move(w)] {
+      if (auto q = w.lock()) {
+        EXPECT_EQ(q->value(), 1);  // a successful lock always sees a live object
+        ++locked_alive;
+      }
+    });
+    p.reset();
+    locker.join();
+    EXPECT_EQ(log.blocks_in_use(), 0);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  RecordProperty("locked_alive", locked_alive);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checked mode
+
+#ifdef OWN_CHECKED
+TEST(SharedPtrCheckedDeathTest, DereferencingEmptyAborts) {
+  own::shared_ptr<int> p;
+  EXPECT_DEATH((void)*p, "dereferencing an empty own::shared_ptr");
+  own::shared_ptr<std::pair<int, int>> q;
+  EXPECT_DEATH((void)q->first, "dereferencing an empty own::shared_ptr");
+}
+TEST(SharedPtrCheckedDeathTest, IndexOutOfRangeAborts) {
+  auto a = own::make_shared<int[4]>();
+  EXPECT_DEATH((void)a[4], "index 4 out of range");
+  EXPECT_DEATH((void)a[-1], "index -1 out of range");
+  own::shared_ptr<int[]> e;
+  EXPECT_DEATH((void)e[0], "indexing an empty own::shared_ptr");
+}
+#endif
+
+}  // namespace
+
