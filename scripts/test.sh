@@ -1,29 +1,78 @@
 #!/usr/bin/env bash
-# Builds and runs own's whole test suite in every configuration CI checks:
-#   release (gcc C++17 -O2), asan (gcc C++20 ASan+UBSan, checked), tsan (clang C++17), clang (C++20, checked).
-# Usage: scripts/test.sh [preset ...]     e.g. scripts/test.sh dev
+# Builds and runs own's whole test suite in every configuration CI checks, then the fuzzer and
+# valgrind. Stages (default: all, in this order):
+#   release   gcc C++17 -O2 (benchmarks not built)
+#   asan      gcc C++20, ASan+UBSan with leak checking, checked mode
+#   tsan      clang C++17, ThreadSanitizer
+#   clang     clang C++20, checked mode
+#             (so the four compile the C++17/C++20 x gcc/clang matrix, and each runs every test)
+#   fuzz      the ownership fuzzer for $OWN_FUZZ_SECONDS (default 60) seconds (fuzz/run.sh)
+#   valgrind  memcheck over the release build's test executables (death tests excluded, stress
+#             tests shrunk: valgrind runs threads one at a time)
+# Usage: scripts/test.sh [stage ...]     e.g. scripts/test.sh dev, scripts/test.sh tsan fuzz
+# OWN_STRESS_SCALE (e.g. 0.05) shrinks the stress tests for a quick local run; CI runs them full.
+# Prints one line per stage with its time, then `tests: N passed, M failed`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh test
-presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(release asan tsan clang)
-passed=0; failed=0; failed_presets=()
-for preset in "${presets[@]}"; do
-  echo "=== $preset: configure and build"
-  cmake --preset "$preset" >/dev/null
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(release asan tsan clang fuzz valgrind)
+passed=0; failed=0; failed_stages=(); timings=()
+
+# Configures and builds a preset's tests (release without the benchmarks, which CI need not build).
+build_preset() {
+  local preset=$1 extra=()
+  [ "$preset" = release ] && extra=(-DOWN_BUILD_BENCHMARKS=OFF)
+  cmake --preset "$preset" "${extra[@]}" >/dev/null
   cmake --build --preset "$preset" -j 2
-  echo "=== $preset: test"
+}
+
+run_preset() {
+  local preset=$1 log total
+  build_preset "$preset" || { failed_stages+=("$preset"); failed=$((failed + 1)); return; }
   log=$(mktemp)
-  if ctest --preset "$preset" 2>&1 | tee "$log"; then :; else failed_presets+=("$preset"); fi
+  if ctest --preset "$preset" 2>&1 | tee "$log"; then :; else failed_stages+=("$preset"); fi
   total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log" | tail -1)
   if [ -n "$total" ]; then
     set -- $total
     failed=$((failed + $1)); passed=$((passed + $2 - $1))
   else
-    failed_presets+=("$preset"); failed=$((failed + 1))
+    failed_stages+=("$preset"); failed=$((failed + 1))
   fi
   rm -f "$log"
+}
+
+run_fuzz() {
+  if bash fuzz/run.sh "${OWN_FUZZ_SECONDS:-60}"; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_stages+=(fuzz); fi
+}
+
+run_valgrind() {
+  [ -d build/release/tests ] && [ -n "$(ls build/release/tests/*_test 2>/dev/null)" ] || build_preset release
+  local exe ok=1
+  for exe in build/release/tests/*_test; do
+    echo "--- valgrind $exe"
+    if OWN_STRESS_SCALE=${OWN_VALGRIND_STRESS_SCALE:-0.02} valgrind -q --tool=memcheck --error-exitcode=99 \
+        --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+        --fair-sched=yes "$exe" --gtest_filter='-*DeathTest*' --gtest_brief=1; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1)); ok=0
+    fi
+  done
+  [ $ok -eq 1 ] || failed_stages+=(valgrind)
+}
+
+for stage in "${stages[@]}"; do
+  echo "=== $stage"
+  start=$(date +%s)
+  case $stage in
+    fuzz) run_fuzz ;;
+    valgrind) run_valgrind ;;
+    *) run_preset "$stage" ;;
+  esac
+  timings+=("$stage $(( $(date +%s) - start ))s")
 done
-[ ${#failed_presets[@]} -eq 0 ] || echo "failing configurations: ${failed_presets[*]}"
+echo "stage times: ${timings[*]}"
+[ ${#failed_stages[@]} -eq 0 ] || echo "failing stages: ${failed_stages[*]}"
 echo "tests: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ ${#failed_presets[@]} -eq 0 ]
+[ "$failed" -eq 0 ] && [ ${#failed_stages[@]} -eq 0 ]

@@ -1,5 +1,7 @@
 // An object type that counts its constructions and destructions, for asserting that every object
-// is destroyed exactly once, and that can be told to throw from its Nth construction.
+// is destroyed exactly once, and that can be told to throw from its Nth construction. A canary
+// word catches a second destruction of the same object (counted in double_destroyed(), since the
+// live count alone cannot tell one object destroyed twice from two objects destroyed once).
 #pragma once
 
 #include <atomic>
@@ -16,8 +18,16 @@ class tracked {
   tracked() : tracked(0) {}
   explicit tracked(int value) : value_(value) { on_construct(); }
   tracked(const tracked& other) : value_(other.value_) { on_construct(); }
-  tracked& operator=(const tracked&) = default;
+  tracked& operator=(const tracked& other) {
+    value_ = other.value_;
+    return *this;
+  }
   virtual ~tracked() {
+    if (canary_ != alive) {
+      ++counters().double_destroyed;
+      return;
+    }
+    canary_ = dead;
     value_ = -1;
     --counters().live;
     ++counters().destroyed;
@@ -29,6 +39,7 @@ class tracked {
   static long live() { return counters().live.load(); }
   static long constructed() { return counters().constructed.load(); }
   static long destroyed() { return counters().destroyed.load(); }
+  static long double_destroyed() { return counters().double_destroyed.load(); }
   // The Nth construction from now throws (0: none).
   static void throw_after(long n) {
     counters().countdown = n;
@@ -36,7 +47,7 @@ class tracked {
 
  private:
   struct state {
-    std::atomic<long> live{0}, constructed{0}, destroyed{0}, countdown{0};
+    std::atomic<long> live{0}, constructed{0}, destroyed{0}, double_destroyed{0}, countdown{0};
   };
   static state& counters() {
     static state s;
@@ -48,7 +59,9 @@ class tracked {
     ++counters().constructed;
   }
 
+  static constexpr unsigned alive = 0x600dcafe, dead = 0xdeadbeef;
   int value_;
+  unsigned canary_ = alive;  // set before on_construct() may throw: a throwing constructor leaves no object
 };
 
 }  // namespace own_test
