@@ -1,0 +1,317 @@
+// own::atomic_shared_ptr<T>: an own::shared_ptr<T> that threads may load, store, exchange and
+// compare-exchange concurrently, lock-free, with std::atomic<std::shared_ptr<T>>'s interface. In
+// C++20, std::atomic<own::shared_ptr<T>> is the same type with the std name.
+//
+//   own::atomic_shared_ptr<config> current(own::make_shared<config>(defaults));
+//
+//   // readers, on any thread:
+//   own::shared_ptr<config> c = current.load();
+//   use(*c);
+//
+//   // a writer publishes a new version only if nobody else did meanwhile:
+//   own::shared_ptr<config> seen = current.load();
+//   own::shared_ptr<config> next = own::make_shared<config>(*seen);
+//   next->version++;
+//   bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
+//
+// Design: split reference counting over one 64-bit word
+//
+// The atomic holds one word (detail::ticket_word): a 48-bit pointer to a *node* and a 16-bit
+// ticket count. A node is a housed own control block whose object is the stored shared_ptr<T>
+// (element pointer and control block, so aliased pointers need nothing special). Nodes are
+// immutable, made by the store that installs them (one 32-byte allocation), and never installed
+// twice. The atomic owns one reference on its node; an empty value is the word 0, with no node.
+//
+//  - load: take a ticket (CAS the count up by one; the ticket keeps the node alive), copy the
+//    node's shared_ptr (one relaxed increment on T's block), hand the ticket back (CAS the count
+//    down, if the word still holds the node). If the node was replaced meanwhile, the replacing
+//    thread has turned every outstanding ticket into a reference on the node, so the loader drops
+//    one node reference instead. 3 RMWs (2 on the atomic's line, 1 on T's block); an empty
+//    atomic costs one load.
+//  - store / exchange: one exchange of the word, after making the new node. With no ticket
+//    outstanding on the old node (the common case) the old value is moved out of the node and the
+//    node freed with no further RMW; otherwise the tickets become node references (2 more RMWs
+//    on the node).
+//  - compare_exchange: take a ticket, compare, then CAS the word (with our ticket still counted)
+//    to the new node: 2 RMWs on success, 3 on failure (the failure also copies the current value
+//    into `expected`). The new node is made only once a comparison has succeeded.
+//
+// Memory orders (on the operations, no fences, so ThreadSanitizer sees them): taking a ticket is
+// an acquire CAS and replacing the word an acq_rel exchange/CAS, so a node's contents, written
+// before the release that publishes it, are visible to every reader. Handing a ticket back is a
+// release CAS, and the replacing exchange/CAS acquires, so a reader's last look at a node happens
+// before its replacer frees it. A node's own references are counted by control_block (acq_rel
+// release). A seq_cst request makes the word operations seq_cst.
+//
+// Proof sketch.
+// Invariant: the atomic owns exactly one node reference while the node is in the word, and each
+// ticket in the word's count belongs to one reader that holds no node reference for it.
+//  * No reference lost or doubled. A ticket ends in exactly one of two ways, decided by the one
+//    word that the ticket's CAS and the replacement both modify: either the reader's hand-back
+//    CAS succeeds on a word that still holds its node (the ticket is gone, no reference moved),
+//    or the word was replaced first, and the replacer, whose exchange/CAS read the count
+//    including that ticket, added one node reference per ticket before dropping the word's, and
+//    the reader later drops its one. A hand-back CAS cannot succeed after the replacement:
+//    it compares the whole word, and the word never again holds that node, because nodes are
+//    installed once and a node address is reused only after the node is freed, which needs every
+//    ticket resolved first (no ABA). The stored shared_ptr<T> is owned by the node, so T's
+//    references follow node references: each load copies it once, the node's end releases it
+//    once.
+//  * Overflow. A ticket is taken by CAS only while the count is below 65535, so the count never
+//    wraps. A reader holds at most one ticket per atomic at a time, so the count reaches 65535
+//    only with 65535 readers in flight on one atomic; a further reader then yields until one
+//    leaves. Below that many threads, nothing ever waits.
+//  * Lock-freedom (x86-64, AArch64: 64-bit atomics are lock-free, see is_always_lock_free). No
+//    operation holds a lock or waits for another thread: each loop retries a CAS only because the
+//    word changed, and every change of the word is another operation's progress (a ticket taken
+//    or handed back, or a replacement). A load's hand-back loop ends once the word's node changes.
+//    Node allocation and T's destructors run outside any window that another thread depends on.
+//  * Destruction of the atomic requires, as for any object, that no other operation is running:
+//    then the count is 0 and the atomic's one node reference is released.
+//
+// Costs: sizeof(atomic_shared_ptr) == 8. Measured against std::atomic<std::shared_ptr> (libstdc++
+// 12, a spin lock), see bench/atomic_shared_ptr_bench.cpp. Stores allocate a node: store,
+// exchange and a succeeding compare_exchange with a non-empty value terminate the program if that
+// allocation throws (they are noexcept, as std's are).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <utility>
+
+#include "detail/control_block.hpp"
+#include "detail/ticket_word.hpp"
+#include "shared_ptr.hpp"
+
+namespace own {
+
+template <class T>
+class atomic_shared_ptr {
+  using word = detail::ticket_word;
+  using node_block = detail::inplace_block<shared_ptr<T>, detail::default_allocator, detail::construct_with::placement>;
+
+ public:
+  using value_type = shared_ptr<T>;
+
+  static constexpr bool is_always_lock_free = std::atomic<std::uint64_t>::is_always_lock_free;
+
+  constexpr atomic_shared_ptr() noexcept = default;
+  constexpr atomic_shared_ptr(std::nullptr_t) noexcept {}
+  atomic_shared_ptr(shared_ptr<T> desired) noexcept : word_(make_word(std::move(desired))) {}
+  atomic_shared_ptr(const atomic_shared_ptr&) = delete;
+  atomic_shared_ptr& operator=(const atomic_shared_ptr&) = delete;
+
+  // Precondition: no other operation on *this is running.
+  ~atomic_shared_ptr() {
+    if (detail::control_block* node = word::block(word_.load(std::memory_order_relaxed))) node->release_shared();
+  }
+
+  // Whether every operation is lock-free: true wherever 64-bit atomics are (x86-64, AArch64).
+  bool is_lock_free() const noexcept { return is_always_lock_free; }
+
+  // The stored value. Lock-free; never blocks a writer.
+  shared_ptr<T> load(std::memory_order order = std::memory_order_seq_cst) const noexcept {
+    std::uint64_t seen;
+    return load_seen(order, seen);
+  }
+  operator shared_ptr<T>() const noexcept { return load(); }
+
+  void store(shared_ptr<T> desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
+    exchange(std::move(desired), order);
+  }
+  void operator=(shared_ptr<T> desired) noexcept { store(std::move(desired)); }
+  void operator=(std::nullptr_t) noexcept { store(nullptr); }
+
+  // Stores `desired`; returns the previous value.
+  shared_ptr<T> exchange(shared_ptr<T> desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
+    const std::uint64_t old = word_.exchange(make_word(std::move(desired)), rmw_order(order));
+    detail::control_block* node = word::block(old);
+    if (!node) return shared_ptr<T>();
+    if (word::tickets(old) == 0) {
+      // Nobody else can reach the node: take its value rather than copy it.
+      shared_ptr<T> result = std::move(value(node));
+      node->release_shared();
+      return result;
+    }
+    shared_ptr<T> result = value(node);
+    give_up_node(node, word::tickets(old));
+    return result;
+  }
+
+  // If the stored value is equivalent to `expected` (the same get() and the same owner, or both
+  // empty), stores `desired` and returns true; otherwise copies the stored value into `expected`
+  // and returns false. The _weak form may also fail, leaving `expected` unchanged, when another
+  // thread changed the value between the comparison and the update.
+  bool compare_exchange_weak(shared_ptr<T>& expected, shared_ptr<T> desired, std::memory_order success,
+                             std::memory_order failure) noexcept {
+    return compare_exchange(expected, std::move(desired), success, failure, true);
+  }
+  bool compare_exchange_strong(shared_ptr<T>& expected, shared_ptr<T> desired, std::memory_order success,
+                               std::memory_order failure) noexcept {
+    return compare_exchange(expected, std::move(desired), success, failure, false);
+  }
+  bool compare_exchange_weak(shared_ptr<T>& expected, shared_ptr<T> desired,
+                             std::memory_order order = std::memory_order_seq_cst) noexcept {
+    return compare_exchange(expected, std::move(desired), order, failure_order(order), true);
+  }
+  bool compare_exchange_strong(shared_ptr<T>& expected, shared_ptr<T> desired,
+                               std::memory_order order = std::memory_order_seq_cst) noexcept {
+    return compare_exchange(expected, std::move(desired), order, failure_order(order), false);
+  }
+
+#if __cplusplus >= 202002L
+  // Blocks until the stored value is not equivalent to `old` and a notify_* call (or a spurious
+  // wake-up) has happened since it changed. Stores do not notify by themselves, as with std.
+  void wait(shared_ptr<T> old, std::memory_order order = std::memory_order_seq_cst) const noexcept {
+    for (;;) {
+      std::uint64_t seen;
+      if (!equivalent(load_seen(order, seen), old)) return;
+      // Every store changes the word's node bits, so waiting for the word to leave a value with
+      // the node we compared cannot miss one. (Tickets change the count bits too: a spurious wake.)
+      const std::uint64_t now = word_.load(std::memory_order_relaxed);
+      if (word::block(now) == word::block(seen)) word_.wait(now, std::memory_order_relaxed);
+    }
+  }
+  void notify_one() noexcept { word_.notify_one(); }
+  void notify_all() noexcept { word_.notify_all(); }
+#endif
+
+ private:
+  static std::memory_order rmw_order(std::memory_order order) noexcept {
+    return order == std::memory_order_seq_cst ? std::memory_order_seq_cst : std::memory_order_acq_rel;
+  }
+  static std::memory_order acquire_order(std::memory_order order) noexcept {
+    return order == std::memory_order_seq_cst ? std::memory_order_seq_cst : std::memory_order_acquire;
+  }
+  static std::memory_order failure_order(std::memory_order order) noexcept {
+    if (order == std::memory_order_acq_rel) return std::memory_order_acquire;
+    if (order == std::memory_order_release) return std::memory_order_relaxed;
+    return order;
+  }
+
+  static bool is_empty(const shared_ptr<T>& p) noexcept {
+    return p.get() == nullptr && detail::shared_access::block(p) == nullptr;
+  }
+  static bool equivalent(const shared_ptr<T>& a, const shared_ptr<T>& b) noexcept {
+    return a.get() == b.get() && detail::shared_access::block(a) == detail::shared_access::block(b);
+  }
+
+  static shared_ptr<T>& value(detail::control_block* node) noexcept { return *static_cast<node_block*>(node)->object(); }
+
+  // A node owning `p` (one reference, for the word), or nullptr for an empty `p`.
+  static detail::control_block* make_node(shared_ptr<T>&& p) noexcept {
+    if (is_empty(p)) return nullptr;
+    shared_ptr<shared_ptr<T>> node =
+        detail::make_housed<shared_ptr<T>, detail::construct_with::placement>(detail::default_allocator(), std::move(p));
+    return detail::shared_access::detach(node);
+  }
+  static std::uint64_t make_word(shared_ptr<T>&& p) noexcept { return word::make(make_node(std::move(p))); }
+
+  // For a thread that has just removed `node` from the word, with `tickets` other readers still
+  // holding tickets on it: gives each of them a node reference, then drops the word's. That drop is
+  // a release RMW on the node's count even when a ticket could simply have inherited the word's
+  // reference: it orders this thread's reads of the node before whichever reader frees it.
+  static void give_up_node(detail::control_block* node, std::uint32_t tickets) noexcept {
+    if (tickets != 0) node->add_shared(tickets);
+    node->release_shared();
+  }
+
+  // Takes a ticket on the word's node; returns the word as updated (its node), or an empty-word
+  // value (node == nullptr, no ticket) if the atomic is empty. `w`: a recent value of the word.
+  std::uint64_t take_ticket(std::uint64_t w, std::memory_order order) const noexcept {
+    for (;;) {
+      if (word::block(w) == nullptr) return w;
+      if (word::tickets(w) == word::max_tickets) {
+        std::this_thread::yield();  // 65535 readers in flight: see "Overflow" above
+        w = word_.load(std::memory_order_acquire);
+        continue;
+      }
+      if (word_.compare_exchange_weak(w, w + word::one_ticket, acquire_order(order), std::memory_order_acquire)) {
+        return w + word::one_ticket;
+      }
+    }
+  }
+
+  // Gives back the ticket taken on `node`; `w` is the word as this thread last saw it.
+  void hand_back(std::uint64_t w, detail::control_block* node) const noexcept {
+    while (word::block(w) == node) {
+      if (word_.compare_exchange_weak(w, w - word::one_ticket, std::memory_order_release, std::memory_order_relaxed)) return;
+    }
+    node->release_shared();  // replaced meanwhile: the replacer turned the ticket into a reference
+  }
+
+  // load(), also returning the word value whose node the result came from.
+  shared_ptr<T> load_seen(std::memory_order order, std::uint64_t& seen) const noexcept {
+    seen = take_ticket(word_.load(acquire_order(order)), order);
+    detail::control_block* node = word::block(seen);
+    if (!node) return shared_ptr<T>();
+    shared_ptr<T> result = value(node);
+    hand_back(seen, node);
+    return result;
+  }
+
+  bool compare_exchange(shared_ptr<T>& expected, shared_ptr<T>&& desired, std::memory_order success,
+                        std::memory_order failure, bool weak) noexcept {
+    detail::control_block* new_node = nullptr;
+    bool made = false;  // new_node is made once, when first needed, and kept across retries
+    auto ensure_new_node = [&] {
+      if (!made) new_node = make_node(std::move(desired));
+      made = true;
+    };
+    auto fail = [&](shared_ptr<T>&& current) {
+      if (new_node) new_node->release_shared();
+      expected = std::move(current);  // may run T's destructor: after every ticket is handed back
+      return false;
+    };
+
+    std::uint64_t w = word_.load(acquire_order(failure));
+    for (;;) {
+      w = take_ticket(w, failure);
+      detail::control_block* node = word::block(w);
+      if (!node) {
+        if (!is_empty(expected)) return fail(shared_ptr<T>());
+        ensure_new_node();
+        if (word_.compare_exchange_strong(w, word::make(new_node), rmw_order(success), acquire_order(failure))) return true;
+        continue;  // `w` holds the new value
+      }
+      const shared_ptr<T>& current = value(node);
+      if (!equivalent(current, expected)) {
+        shared_ptr<T> copy = current;
+        hand_back(w, node);
+        return fail(std::move(copy));
+      }
+      ensure_new_node();
+      while (word::block(w) == node) {
+        if (word_.compare_exchange_weak(w, word::make(new_node), rmw_order(success), std::memory_order_relaxed)) {
+          give_up_node(node, word::tickets(w) - 1);  // minus our own ticket
+          return true;
+        }
+      }
+      node->release_shared();  // replaced meanwhile; our ticket became a reference
+      if (weak) {
+        if (new_node) new_node->release_shared();
+        return false;
+      }
+      w = word_.load(acquire_order(failure));
+    }
+  }
+
+  mutable std::atomic<std::uint64_t> word_{0};
+};
+
+}  // namespace own
+
+#if __cplusplus >= 202002L
+// std::atomic<own::shared_ptr<T>>: own::atomic_shared_ptr under the std name, as
+// std::atomic<std::shared_ptr<T>> is specified ([util.smartptr.atomic.shared]).
+template <class T>
+struct std::atomic<own::shared_ptr<T>> : own::atomic_shared_ptr<T> {
+  using own::atomic_shared_ptr<T>::atomic_shared_ptr;
+  using own::atomic_shared_ptr<T>::operator=;
+  constexpr atomic() noexcept = default;
+  atomic(const atomic&) = delete;
+  void operator=(const atomic&) = delete;
+};
+#endif
