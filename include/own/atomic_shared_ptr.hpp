@@ -20,59 +20,67 @@
 // ticket count. A node is a housed own control block whose object is the stored shared_ptr<T>
 // (element pointer and control block, so aliased pointers need nothing special). Nodes are
 // immutable, made by the store that installs them (one 32-byte allocation), and never installed
-// twice. The atomic owns one reference on its node; an empty value is the word 0, with no node.
+// twice. While a node is in the word, the word owns W = 65536 of its references (the "word's
+// share": more than the 65535 tickets there can be); an empty value is the word 0, with no node.
+//
+// Why a node rather than pointing the word at T's control block: a shared_ptr is two pointers
+// (get() may be anything the owner keeps alive), and a control block cannot say what get() was.
+// A node costs an allocation per store; loads, the common operation, pay only the indirection.
 //
 //  - load: take a ticket (CAS the count up by one; the ticket keeps the node alive), copy the
 //    node's shared_ptr (one relaxed increment on T's block), hand the ticket back (CAS the count
 //    down, if the word still holds the node). If the node was replaced meanwhile, the replacing
-//    thread has turned every outstanding ticket into a reference on the node, so the loader drops
-//    one node reference instead. 3 RMWs (2 on the atomic's line, 1 on T's block); an empty
-//    atomic costs one load.
-//  - store / exchange: one exchange of the word, after making the new node. With no ticket
-//    outstanding on the old node (the common case) the old value is moved out of the node and the
-//    node freed with no further RMW; otherwise the tickets become node references (2 more RMWs
-//    on the node).
+//    thread has left one node reference for each outstanding ticket, and the loader drops one.
+//    3 RMWs (2 on the atomic's line, 1 on T's block); an empty atomic costs one load.
+//  - store / exchange: one exchange of the word, after making the new node (plus one RMW on the
+//    new, still private node, to give it the word's share). With no ticket outstanding on the old
+//    node (the common case) the old value is moved out of it and the node freed with no RMW;
+//    otherwise one release RMW on the old node drops the word's share less the tickets.
 //  - compare_exchange: take a ticket, compare, then CAS the word (with our ticket still counted)
-//    to the new node: 2 RMWs on success, 3 on failure (the failure also copies the current value
-//    into `expected`). The new node is made only once a comparison has succeeded.
+//    to the new node: 2 RMWs on the word on success, 3 RMWs on failure (which also copies the
+//    current value into `expected`). The new node is made only once a comparison has succeeded.
 //
 // Memory orders (on the operations, no fences, so ThreadSanitizer sees them): taking a ticket is
 // an acquire CAS and replacing the word an acq_rel exchange/CAS, so a node's contents, written
 // before the release that publishes it, are visible to every reader. Handing a ticket back is a
-// release CAS, and the replacing exchange/CAS acquires, so a reader's last look at a node happens
-// before its replacer frees it. A node's own references are counted by control_block (acq_rel
-// release). A seq_cst request makes the word operations seq_cst.
+// release CAS, and the replacing exchange/CAS acquires (every later write to the word is an RMW,
+// so release sequences carry it), so a reader's last look at a node happens before the replacer
+// frees it. Otherwise the node is freed by whoever brings its count to zero with an acq_rel RMW
+// (control_block), after every other holder's release RMW. A seq_cst request makes the word
+// operations seq_cst.
 //
 // Proof sketch.
-// Invariant: the atomic owns exactly one node reference while the node is in the word, and each
-// ticket in the word's count belongs to one reader that holds no node reference for it.
-//  * No reference lost or doubled. A ticket ends in exactly one of two ways, decided by the one
-//    word that the ticket's CAS and the replacement both modify: either the reader's hand-back
-//    CAS succeeds on a word that still holds its node (the ticket is gone, no reference moved),
-//    or the word was replaced first, and the replacer, whose exchange/CAS read the count
-//    including that ticket, added one node reference per ticket before dropping the word's, and
-//    the reader later drops its one. A hand-back CAS cannot succeed after the replacement:
-//    it compares the whole word, and the word never again holds that node, because nodes are
-//    installed once and a node address is reused only after the node is freed, which needs every
-//    ticket resolved first (no ABA). The stored shared_ptr<T> is owned by the node, so T's
-//    references follow node references: each load copies it once, the node's end releases it
-//    once.
+// Invariant: while a node is in the word its count is exactly W (only the word references it),
+// and each ticket in the word's count belongs to one reader that holds no node reference for it.
+//  * No reference lost or doubled. A ticket ends in exactly one of two ways, decided by the word
+//    that the ticket's CAS and the replacement both modify: either the reader's hand-back CAS
+//    succeeds on a word that still holds its node (the ticket is gone, the count untouched), or
+//    the word was replaced first, reading a count c that includes the ticket. Then the c readers
+//    each drop one reference, and the replacer drops W - c (a compare_exchange that replaced the
+//    node excludes its own ticket): W in all, the count ends at zero exactly once, and whoever
+//    makes the last decrement frees the node. Because W > c, the readers' decrements alone can
+//    never reach zero before the replacer's (the count stays >= W - c + 1 until then), so nobody
+//    frees a node that another thread is still reading. A hand-back CAS cannot succeed after the
+//    replacement: it compares the whole word, and the word never again holds that node, since
+//    nodes are installed once and a node's address comes back only after it is freed, which
+//    needs every ticket resolved first (no ABA). The stored shared_ptr<T> is owned by the node,
+//    so T's references follow: each load copies it once, the node's end releases it once.
 //  * Overflow. A ticket is taken by CAS only while the count is below 65535, so the count never
 //    wraps. A reader holds at most one ticket per atomic at a time, so the count reaches 65535
 //    only with 65535 readers in flight on one atomic; a further reader then yields until one
-//    leaves. Below that many threads, nothing ever waits.
+//    leaves. Below that many threads nothing ever waits.
 //  * Lock-freedom (x86-64, AArch64: 64-bit atomics are lock-free, see is_always_lock_free). No
 //    operation holds a lock or waits for another thread: each loop retries a CAS only because the
 //    word changed, and every change of the word is another operation's progress (a ticket taken
 //    or handed back, or a replacement). A load's hand-back loop ends once the word's node changes.
-//    Node allocation and T's destructors run outside any window that another thread depends on.
+//    Node allocation and T's destructors run outside any window another thread depends on.
 //  * Destruction of the atomic requires, as for any object, that no other operation is running:
-//    then the count is 0 and the atomic's one node reference is released.
+//    then the count is 0 and the node is freed.
 //
-// Costs: sizeof(atomic_shared_ptr) == 8. Measured against std::atomic<std::shared_ptr> (libstdc++
-// 12, a spin lock), see bench/atomic_shared_ptr_bench.cpp. Stores allocate a node: store,
-// exchange and a succeeding compare_exchange with a non-empty value terminate the program if that
-// allocation throws (they are noexcept, as std's are).
+// Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (operator new): store, exchange
+// and a succeeding compare_exchange of a non-empty value terminate the program if that throws
+// (they are noexcept, as std's are). Measured against std::atomic<std::shared_ptr> (libstdc++ 12,
+// a spin lock): see bench/atomic_shared_ptr_bench.cpp.
 #pragma once
 
 #include <atomic>
@@ -105,7 +113,7 @@ class atomic_shared_ptr {
 
   // Precondition: no other operation on *this is running.
   ~atomic_shared_ptr() {
-    if (detail::control_block* node = word::block(word_.load(std::memory_order_relaxed))) node->release_shared();
+    if (detail::control_block* node = word::block(word_.load(std::memory_order_relaxed))) free_unreachable_node(node);
   }
 
   // Whether every operation is lock-free: true wherever 64-bit atomics are (x86-64, AArch64).
@@ -132,7 +140,7 @@ class atomic_shared_ptr {
     if (word::tickets(old) == 0) {
       // Nobody else can reach the node: take its value rather than copy it.
       shared_ptr<T> result = std::move(value(node));
-      node->release_shared();
+      free_unreachable_node(node);
       return result;
     }
     shared_ptr<T> result = value(node);
@@ -200,22 +208,38 @@ class atomic_shared_ptr {
 
   static shared_ptr<T>& value(detail::control_block* node) noexcept { return *static_cast<node_block*>(node)->object(); }
 
-  // A node owning `p` (one reference, for the word), or nullptr for an empty `p`.
+  // The node references the word holds: more than there can be tickets, so that readers dropping
+  // the references their tickets became can never bring the count to zero before the thread that
+  // removed the node from the word has added its part (see "No reference lost" above).
+  static constexpr std::uint32_t word_share = std::uint32_t{word::max_tickets} + 1;
+
+  // A node owning `p`, with the word's share of references, or nullptr for an empty `p`.
   static detail::control_block* make_node(shared_ptr<T>&& p) noexcept {
     if (is_empty(p)) return nullptr;
     shared_ptr<shared_ptr<T>> node =
         detail::make_housed<shared_ptr<T>, detail::construct_with::placement>(detail::default_allocator(), std::move(p));
-    return detail::shared_access::detach(node);
+    detail::control_block* block = detail::shared_access::detach(node);
+    block->add_shared(word_share - 1);  // not yet published: an uncontended line
+    return block;
+  }
+  // Frees a node no other thread can reach (never published, or removed with no ticket on it):
+  // no read-modify-write needed.
+  static void free_unreachable_node(detail::control_block* node) noexcept {
+    node->reset_counts();
+    node->release_shared();
   }
   static std::uint64_t make_word(shared_ptr<T>&& p) noexcept { return word::make(make_node(std::move(p))); }
 
   // For a thread that has just removed `node` from the word, with `tickets` other readers still
-  // holding tickets on it: gives each of them a node reference, then drops the word's. That drop is
-  // a release RMW on the node's count even when a ticket could simply have inherited the word's
-  // reference: it orders this thread's reads of the node before whichever reader frees it.
+  // holding tickets on it: keeps one node reference for each of them and drops the rest of the
+  // word's share, in one release RMW (which also orders this thread's reads of the node before
+  // whichever reader frees it).
   static void give_up_node(detail::control_block* node, std::uint32_t tickets) noexcept {
-    if (tickets != 0) node->add_shared(tickets);
-    node->release_shared();
+    if (tickets == 0) {
+      free_unreachable_node(node);
+    } else {
+      node->release_shared(word_share - tickets);
+    }
   }
 
   // Takes a ticket on the word's node; returns the word as updated (its node), or an empty-word
@@ -261,7 +285,7 @@ class atomic_shared_ptr {
       made = true;
     };
     auto fail = [&](shared_ptr<T>&& current) {
-      if (new_node) new_node->release_shared();
+      if (new_node) free_unreachable_node(new_node);
       expected = std::move(current);  // may run T's destructor: after every ticket is handed back
       return false;
     };
@@ -291,7 +315,7 @@ class atomic_shared_ptr {
       }
       node->release_shared();  // replaced meanwhile; our ticket became a reference
       if (weak) {
-        if (new_node) new_node->release_shared();
+        if (new_node) free_unreachable_node(new_node);
         return false;
       }
       w = word_.load(acquire_order(failure));
