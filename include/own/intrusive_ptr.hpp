@@ -59,8 +59,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <new>
@@ -73,23 +71,11 @@
 #endif
 
 #include <own/detail/allocator_adapter.hpp>
+#include <own/detail/checked.hpp>
 
 namespace own {
 
 namespace detail {
-
-// Stand-in for own/detail/checked.hpp: in checked mode a failed `condition` aborts with `message`.
-inline void intrusive_check(bool condition, const char* message) noexcept {
-#ifdef OWN_CHECKED
-  if (!condition) {
-    std::fprintf(stderr, "own: %s\n", message);
-    std::abort();
-  }
-#else
-  static_cast<void>(condition);
-  static_cast<void>(message);
-#endif
-}
 
 // The first bytes of every block made by allocate_intrusive.
 struct allocation_header {
@@ -157,12 +143,12 @@ class intrusive_ptr {
   T* get() const noexcept { return p_; }
   // Precondition: not empty (checked under OWN_CHECKED).
   T& operator*() const noexcept {
-    detail::intrusive_check(p_ != nullptr, "operator* on an empty own::intrusive_ptr");
+    OWN_CHECK(p_ != nullptr, "operator* on an empty own::intrusive_ptr");
     return *p_;
   }
   // Precondition: not empty (checked under OWN_CHECKED).
   T* operator->() const noexcept {
-    detail::intrusive_check(p_ != nullptr, "operator-> on an empty own::intrusive_ptr");
+    OWN_CHECK(p_ != nullptr, "operator-> on an empty own::intrusive_ptr");
     return p_;
   }
   explicit operator bool() const noexcept { return p_ != nullptr; }

@@ -1,0 +1,215 @@
+// Experiment 6: beyond the seeds.
+//  (a) create/destroy on one and on two threads at once (each thread its own objects):
+//      exp6/create_destroy/<impl>/real_time/threads:<1|2>
+//  (b) cross-thread hand-off through an SPSC ring (made on one thread, dropped on the other):
+//      exp6/handoff/<impl>/real_time
+//  (c) std::pmr pools under std::allocate_shared and own: exp6/pmr_<unsync|sync>/<impl>
+//      own takes the pool either as the same polymorphic_allocator (impl own) or as a plain
+//      std::pmr::memory_resource* (impl own_resource)
+//  (d) atomic shared pointers, on one and two threads: load, store, and one thread storing while
+//      the other loads: exp6/atomic_<load|store|mixed>/<impl>/real_time/threads:<n>
+//      std = std::atomic<std::shared_ptr<T>> (libstdc++), boost = boost::atomic_shared_ptr,
+//      own = own::atomic_shared_ptr.
+// The floor rows (bench/common/floor.hpp) are the bare minimum for (a), (b) and (c).
+#include <atomic>
+#include <memory>
+#include <memory_resource>
+#include <string>
+
+#include <boost/smart_ptr/atomic_shared_ptr.hpp>
+#include <boost/smart_ptr/make_shared.hpp>
+
+#include "bench_common.hpp"
+#include "floor.hpp"
+#include "handoff.hpp"
+#include "pools.hpp"
+
+#if __has_include(<own/shared_ptr.hpp>)
+#include <own/shared_ptr.hpp>
+#define OWN_BENCH_HAS_SHARED_PTR 1
+#endif
+#if __has_include(<own/concurrent_pool.hpp>)
+#include <own/concurrent_pool.hpp>
+#define OWN_BENCH_HAS_CONCURRENT_POOL 1
+#endif
+#if __has_include(<own/atomic_shared_ptr.hpp>)
+#include <own/atomic_shared_ptr.hpp>
+#define OWN_BENCH_HAS_ATOMIC_SHARED_PTR 1
+#endif
+
+namespace {
+
+using own_bench::keep;
+
+struct item {
+  long a = 1;
+  long b = 2;
+};
+
+constexpr std::size_t block_size = 64;
+
+// ---- (a) and (b): the ways of making an item
+struct std_make {
+  static auto make() { return std::make_shared<item>(); }
+};
+struct floor_make {
+  static auto make() { return own_bench::make_floor<item>(); }
+};
+#ifdef OWN_BENCH_HAS_SHARED_PTR
+struct own_make {
+  static auto make() { return own::make_shared<item>(); }
+};
+#ifdef OWN_BENCH_HAS_CONCURRENT_POOL
+struct own_pool_make {
+  static auto make() {
+    return own::make_shared_object_with_alloc<item>(&own_bench::shared_pool<own::concurrent_pool, block_size>());
+  }
+};
+#endif
+#endif
+struct std_sync_pool_make {
+  static auto make() {
+    return std::allocate_shared<item>(
+        std::pmr::polymorphic_allocator<item>(&own_bench::shared_pool<std::pmr::synchronized_pool_resource, 0>()));
+  }
+};
+
+template <class Way>
+void create_destroy(benchmark::State& state) {
+  for (auto _ : state) keep(Way::make());
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class Way>
+void handoff(benchmark::State& state) {
+  own_bench::run_handoff(state, [] { return Way::make(); });
+}
+
+template <class Way>
+void add_threads(const std::string& impl) {
+  own_bench::add("exp6/create_destroy/" + impl, create_destroy<Way>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add("exp6/handoff/" + impl, handoff<Way>)->UseRealTime();
+}
+
+[[maybe_unused]] void add_threads_missing(const std::string& impl, const char* header) {
+  own_bench::missing("exp6/create_destroy/" + impl + "/real_time/threads:1", header);
+  own_bench::missing("exp6/create_destroy/" + impl + "/real_time/threads:2", header);
+  own_bench::missing("exp6/handoff/" + impl + "/real_time", header);
+}
+
+// ---- (c) std::pmr pools, single thread
+template <class Resource, class Make>
+void pmr_row(benchmark::State& state, Make make) {
+  Resource resource;
+  for (auto _ : state) keep(make(resource));
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class Resource>
+void add_pmr(const std::string& kind) {
+  const std::string prefix = "exp6/pmr_" + kind + "/";
+  own_bench::add(prefix + "std", [](benchmark::State& s) {
+    pmr_row<Resource>(s, [](Resource& r) { return std::allocate_shared<item>(std::pmr::polymorphic_allocator<item>(&r)); });
+  });
+#ifdef OWN_BENCH_HAS_SHARED_PTR
+  own_bench::add(prefix + "own", [](benchmark::State& s) {
+    pmr_row<Resource>(s, [](Resource& r) { return own::allocate_shared<item>(std::pmr::polymorphic_allocator<item>(&r)); });
+  });
+  own_bench::add(prefix + "own_resource", [](benchmark::State& s) {
+    pmr_row<Resource>(s, [](Resource& r) {
+      return own::make_shared_object_with_alloc<item>(static_cast<std::pmr::memory_resource*>(&r));
+    });
+  });
+#else
+  own_bench::missing(prefix + "own", "own/shared_ptr.hpp");
+  own_bench::missing(prefix + "own_resource", "own/shared_ptr.hpp");
+#endif
+  own_bench::add(prefix + "floor", create_destroy<floor_make>);
+}
+
+// ---- (d) atomic shared pointers
+template <class Atomic, class Ptr>
+struct atomic_cell {
+  static Atomic& cell() {
+    static Atomic* const a = new Atomic(Ptr(fresh()));  // shared by the threads of a row; never destroyed
+    return *a;
+  }
+  static Ptr& fresh() {
+    static Ptr* const p = new Ptr(new item);
+    return *p;
+  }
+};
+
+template <class Cell>
+void atomic_load(benchmark::State& state) {
+  auto& a = Cell::cell();
+  for (auto _ : state) keep(a.load());
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class Cell>
+void atomic_store(benchmark::State& state) {
+  auto& a = Cell::cell();
+  const auto p = Cell::fresh();
+  for (auto _ : state) a.store(p);
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Thread 0 stores, the others load.
+template <class Cell>
+void atomic_mixed(benchmark::State& state) {
+  auto& a = Cell::cell();
+  const auto p = Cell::fresh();
+  if (state.thread_index() == 0) {
+    for (auto _ : state) a.store(p);
+  } else {
+    for (auto _ : state) keep(a.load());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class Cell>
+void add_atomic(const std::string& impl) {
+  own_bench::add("exp6/atomic_load/" + impl, atomic_load<Cell>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add("exp6/atomic_store/" + impl, atomic_store<Cell>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add("exp6/atomic_mixed/" + impl, atomic_mixed<Cell>)->UseRealTime()->Threads(2);
+}
+
+using std_cell = atomic_cell<std::atomic<std::shared_ptr<item>>, std::shared_ptr<item>>;
+using boost_cell = atomic_cell<boost::atomic_shared_ptr<item>, boost::shared_ptr<item>>;
+#ifdef OWN_BENCH_HAS_ATOMIC_SHARED_PTR
+using own_cell = atomic_cell<own::atomic_shared_ptr<item>, own::shared_ptr<item>>;
+#endif
+
+const own_bench::registration registered([] {
+  add_threads<std_make>("std");
+  add_threads<std_sync_pool_make>("std_pmr_pool");
+#ifdef OWN_BENCH_HAS_SHARED_PTR
+  add_threads<own_make>("own");
+#ifdef OWN_BENCH_HAS_CONCURRENT_POOL
+  add_threads<own_pool_make>("own_pool");
+#else
+  add_threads_missing("own_pool", "own/concurrent_pool.hpp");
+#endif
+#else
+  add_threads_missing("own", "own/shared_ptr.hpp");
+  add_threads_missing("own_pool", "own/shared_ptr.hpp");
+#endif
+  add_threads<floor_make>("floor");
+
+  add_pmr<std::pmr::unsynchronized_pool_resource>("unsync");
+  add_pmr<std::pmr::synchronized_pool_resource>("sync");
+
+  add_atomic<std_cell>("std");
+  add_atomic<boost_cell>("boost");
+#ifdef OWN_BENCH_HAS_ATOMIC_SHARED_PTR
+  add_atomic<own_cell>("own");
+#else
+  for (const char* op : {"atomic_load", "atomic_store"})
+    for (const char* t : {"1", "2"})
+      own_bench::missing(std::string("exp6/") + op + "/own/real_time/threads:" + t, "own/atomic_shared_ptr.hpp");
+  own_bench::missing("exp6/atomic_mixed/own/real_time/threads:2", "own/atomic_shared_ptr.hpp");
+#endif
+});
+
+}  // namespace

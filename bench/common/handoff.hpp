@@ -1,0 +1,99 @@
+// Cross-thread hand-off: the benchmark thread makes objects and pushes them through a bounded
+// single-producer single-consumer ring; a second thread pops and drops them. Used by the "made on
+// one thread, dropped on the other" rows.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstddef>
+#include <new>
+#include <optional>
+#include <thread>
+#include <utility>
+
+namespace own_bench {
+
+inline void spin_pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Bounded SPSC ring of T (movable). Capacity is a power of two.
+template <class T, std::size_t Capacity = 256>
+class spsc_ring {
+  static_assert((Capacity & (Capacity - 1)) == 0, "capacity is a power of two");
+
+ public:
+  spsc_ring() = default;
+  spsc_ring(const spsc_ring&) = delete;
+  spsc_ring& operator=(const spsc_ring&) = delete;
+  ~spsc_ring() {
+    while (try_pop()) {
+    }
+  }
+
+  // Spins (with a yield now and then: the machine may have fewer free cores than threads) until there is room.
+  void push(T value) {
+    const std::size_t t = tail_.load(std::memory_order_relaxed);
+    for (unsigned spins = 0; t - head_.load(std::memory_order_acquire) == Capacity; ++spins) backoff(spins);
+    ::new (slot(t)) T(std::move(value));
+    tail_.store(t + 1, std::memory_order_release);
+  }
+
+  std::optional<T> try_pop() {
+    const std::size_t h = head_.load(std::memory_order_relaxed);
+    if (h == tail_.load(std::memory_order_acquire)) return std::nullopt;
+    T* p = std::launder(reinterpret_cast<T*>(slot(h)));
+    std::optional<T> out(std::move(*p));
+    p->~T();
+    head_.store(h + 1, std::memory_order_release);
+    return out;
+  }
+
+  static void backoff(unsigned spins) noexcept {
+    if (spins % 64 == 63)
+      std::this_thread::yield();
+    else
+      spin_pause();
+  }
+
+ private:
+  unsigned char* slot(std::size_t i) noexcept { return storage_ + (i & (Capacity - 1)) * sizeof(T); }
+
+  alignas(64) std::atomic<std::size_t> head_{0};
+  alignas(64) std::atomic<std::size_t> tail_{0};
+  alignas(64) alignas(T) unsigned char storage_[Capacity * sizeof(T)];
+};
+
+// Runs one hand-off row: `make()` on the benchmark thread once per iteration, each result pushed to a
+// consumer thread that drops it (destroys it, on that thread). Times wall clock, so register the row
+// with UseRealTime().
+template <class Make>
+void run_handoff(benchmark::State& state, Make make) {
+  using item = decltype(make());
+  spsc_ring<item> ring;
+  std::atomic<bool> done{false};
+  std::thread consumer([&] {
+    unsigned spins = 0;
+    for (;;) {
+      if (auto v = ring.try_pop()) {
+        spins = 0;
+        continue;  // *v is dropped here, on this thread
+      }
+      if (done.load(std::memory_order_acquire)) {
+        while (ring.try_pop()) {
+        }
+        return;
+      }
+      spsc_ring<item>::backoff(spins++);
+    }
+  });
+  for (auto _ : state) ring.push(make());
+  done.store(true, std::memory_order_release);
+  consumer.join();
+  state.SetItemsProcessed(state.iterations());
+}
+
+}  // namespace own_bench

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The benchmark report (issue 6): builds the release benchmarks, runs every experiment with
+# repetitions, keeps Google Benchmark's JSON and renders the report with scripts/render_report.py.
+#
+# Usage: scripts/report.sh [--quick] [--out DIR] [--no-build]
+#   full run (default): about 10-15 minutes on 2 cores; renders docs/benchmarks.md and
+#       docs/benchmarks/*.png, and copies the run's raw JSON to docs/benchmarks/raw/ (committed).
+#   --quick: about 2 minutes; smaller workloads, fewer repetitions; renders into
+#       bench/results/quick/ unless --out is given (a quick report is a plumbing check, not data).
+# Raw JSON of every run: bench/results/<run>/ (gitignored).
+# The std rows are also run with tcmalloc, jemalloc and mimalloc, by LD_PRELOAD into the same
+# executables; the report names the allocator of every row.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+mode=full; out=""; build=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) mode=quick ;;
+    --out) out=$2; shift ;;
+    --no-build) build=0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "report.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [ "$mode" = quick ]; then
+  reps=3; min_time=0.01; export OWN_BENCH_QUICK=1; default_out=bench/results/quick
+else
+  reps=5; min_time=0.1; export OWN_BENCH_QUICK=0; default_out=docs
+fi
+out=${out:-$default_out}
+
+start=$(date +%s)
+bash scripts/bootstrap.sh bench
+if [ "$build" = 1 ]; then
+  echo "== configure and build (release preset)"
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j 2 --target own_benchmarks
+fi
+bin=${OWN_BENCH_BIN:-build/release/bench}  # OWN_BENCH_BIN: run another build's executables
+
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$mode
+results=bench/results/$run_id
+mkdir -p "$results"
+ln -sfn "$run_id" bench/results/latest-$mode
+
+libdir=/usr/lib/x86_64-linux-gnu
+declare -A preload=(
+  [tcmalloc]=$libdir/libtcmalloc_minimal.so.4
+  [jemalloc]=$libdir/libjemalloc.so.2
+  [mimalloc]=$libdir/libmimalloc.so.2
+)
+
+# run <experiment> <executable> <allocator> <filter> <what>
+step=0
+steps=$((7 + 4 * 3))
+run() {
+  local exp=$1 exe=$2 alloc=$3 filter=$4 what=$5
+  step=$((step + 1))
+  local t0; t0=$(date +%s)
+  local json=$results/$exp-$exe-$alloc.json
+  local env_preload=()
+  if [ "$alloc" != glibc ]; then env_preload=(env "LD_PRELOAD=${preload[$alloc]}"); fi
+  printf '[%2d/%d] %-5s %-40s ' "$step" "$steps" "$exp" "$what ($alloc)"
+  if ! "${env_preload[@]}" "$bin/bench_$exe" \
+      --benchmark_filter="$filter" \
+      --benchmark_repetitions=$reps --benchmark_report_aggregates_only=true \
+      --benchmark_min_time=$min_time \
+      --benchmark_context=experiment="$exp" --benchmark_context=allocator="$alloc" \
+      --benchmark_context=mode="$mode" \
+      --benchmark_out="$json" --benchmark_out_format=json >"$results/$exp-$exe-$alloc.log" 2>&1; then
+    echo "FAILED (see $results/$exp-$exe-$alloc.log)"; tail -5 "$results/$exp-$exe-$alloc.log"; exit 1
+  fi
+  local t1; t1=$(date +%s)
+  echo "$((t1 - t0)) s"
+  printf '%s\t%s\t%s\t%s\n' "$exp" "$exe" "$alloc" "$((t1 - t0))" >>"$results/timings.tsv"
+}
+
+echo "== running ($mode: $reps repetitions, min_time $min_time s); raw JSON in $results"
+run exp1 n1851_appendix_a glibc . "N1851 Appendix A"
+run exp1 n1851_appendix_a_boost_plain glibc /boost_plain/ "N1851, Boost without quick allocator"
+run exp2 boost_timings glibc . "Boost smart pointer timings"
+run exp3 memory_overhead glibc . "memory and performance overhead"
+run exp4 construction_methods glibc . "shared_ptr construction methods"
+run exp5 stack_heap_pool glibc . "stack, heap, pool"
+run exp6 beyond_seeds glibc . "beyond the seeds"
+for alloc in tcmalloc jemalloc mimalloc; do
+  run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows"
+  run exp3 memory_overhead "$alloc" '^exp3/[^b][a-z_]*/std' "overhead std rows"
+  run exp4 construction_methods "$alloc" '/std(/|$)' "construction std rows"
+  run exp6 beyond_seeds "$alloc" '^exp6/(create_destroy|handoff|pmr_[a-z]*)/std(/|$)' "beyond std rows"
+done
+end=$(date +%s)
+
+# The machine and the build, for the report.
+{
+  echo "{"
+  echo "  \"mode\": \"$mode\", \"repetitions\": $reps, \"min_time_s\": $min_time,"
+  echo "  \"run_id\": \"$run_id\", \"wall_time_s\": $((end - start)),"
+  echo "  \"cpu\": \"$(lscpu | sed -n 's/^Model name: *//p' | head -1)\","
+  echo "  \"cpus\": $(nproc),"
+  echo "  \"kernel\": \"$(uname -sr)\","
+  echo "  \"os\": \"$(. /etc/os-release && echo "$PRETTY_NAME")\","
+  echo "  \"compiler\": \"$(g++ --version | head -1)\","
+  echo "  \"cxx_flags\": \"$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' build/release/CMakeCache.txt) -Wall -Wextra -Wpedantic -Werror, C++$(sed -n 's/^CMAKE_CXX_STANDARD:[A-Z]*=//p' build/release/CMakeCache.txt) (C++20 for construction_methods and beyond_seeds)\","
+  echo "  \"benchmark_library\": \"Google Benchmark $(dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null)\","
+  echo "  \"boost\": \"$(dpkg-query -W -f='${Version}' libboost-dev 2>/dev/null)\","
+  echo "  \"allocators\": {\"glibc\": \"$(ldd --version | head -1 | sed 's/.* //')\", \"tcmalloc\": \"${preload[tcmalloc]}\", \"jemalloc\": \"${preload[jemalloc]}\", \"mimalloc\": \"${preload[mimalloc]}\"},"
+  echo "  \"own_commit\": \"$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- include bench || echo '+dirty')\""
+  echo "}"
+} >"$results/machine.json"
+
+echo "== rendering into $out"
+# matplotlib comes from Debian's python3-matplotlib, i.e. for the system interpreter (a pyenv or venv
+# python3 earlier on PATH would not see it).
+python=${PYTHON:-/usr/bin/python3}
+[ -x "$python" ] || python=python3
+"$python" scripts/render_report.py --results "$results" --out "$out"
+if [ "$mode" = full ] && [ "$out" = docs ]; then
+  rm -rf docs/benchmarks/raw && mkdir -p docs/benchmarks/raw
+  cp "$results"/*.json "$results/timings.tsv" docs/benchmarks/raw/
+fi
+echo "== done in $((end - start)) s (runs) / $(( $(date +%s) - start )) s (total); report: $out/benchmarks.md"
