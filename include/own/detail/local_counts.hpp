@@ -23,14 +23,16 @@ namespace own::detail {
 
 class local_counts {
  public:
-  // A group of one local_shared_ptr that holds one shared reference on `global`.
-  local_counts(control_block* global, bool own_node) noexcept : global_(global), own_node_(own_node) {}
+  // A group of one local_shared_ptr that holds one shared reference on `global`; `free_node`
+  // frees these counts when the group ends (nullptr: they live in the block).
+  local_counts(control_block* global, void (*free_node)(local_counts*) noexcept) noexcept
+      : global_(global), free_node_(free_node) {}
   local_counts(const local_counts&) = delete;
   local_counts& operator=(const local_counts&) = delete;
 
   // A node of its own for the shared reference the caller holds on `global` (or will attach).
   // Throws std::bad_alloc.
-  static local_counts* make_node(control_block* global) { return ::new local_counts(global, true); }
+  static local_counts* make_node(control_block* global) { return ::new local_counts(global, &delete_node); }
   void attach(control_block* global) noexcept { global_ = global; }
 
   void add_shared() noexcept { ++shared_; }
@@ -67,25 +69,28 @@ class local_counts {
       global->release_shared();
       return;
     }
-    if (own_node_) delete this;
+    if (free_node_) free_node_(this);
     global->release_shared();  // may free the block, and *this with it
   }
   void last_weak_gone() noexcept {
     control_block* global = global_;
-    if (own_node_) delete this;
+    if (free_node_) free_node_(this);
     global->release_weak();
   }
 
   std::size_t shared_ = 1;
   std::size_t weak_ = 0;
+  // A function, not a flag, so that no `delete` is ever compiled into the path of housed counts.
+  static void delete_node(local_counts* node) noexcept { delete node; }
+
   control_block* global_;
-  bool own_node_;
+  void (*free_node_)(local_counts*) noexcept;
 };
 
 // The base of a make_local_shared block: the atomic header, then the group's counts.
 class local_block_header : public control_block {
  public:
-  explicit local_block_header(const control_block_ops* ops) noexcept : control_block(ops), local_(this, false) {}
+  explicit local_block_header(const control_block_ops* ops) noexcept : control_block(ops), local_(this, nullptr) {}
   local_counts& local() noexcept { return local_; }
 
  private:
