@@ -19,13 +19,15 @@
 // The atomic holds one word (detail::ticket_word): a 48-bit pointer to a *node* and a 16-bit
 // ticket count. A node is a housed own control block whose object is the stored shared_ptr<T>
 // (element pointer and control block, so aliased pointers need nothing special). Nodes are
-// immutable, made by the store that installs them (one 32-byte allocation), and never installed
+// immutable, made by the store that installs them (32 bytes, from a per-thread free list: see
+// detail/recycling_allocator.hpp), and never installed
 // twice. While a node is in the word, the word owns W = 65536 of its references (the "word's
 // share": more than the 65535 tickets there can be); an empty value is the word 0, with no node.
 //
 // Why a node rather than pointing the word at T's control block: a shared_ptr is two pointers
 // (get() may be anything the owner keeps alive), and a control block cannot say what get() was.
-// A node costs an allocation per store; loads, the common operation, pay only the indirection.
+// A node costs an allocation per store (mostly a thread-local free-list pop); loads, the common
+// operation, pay only the indirection.
 //
 //  - load: take a ticket (CAS the count up by one; the ticket keeps the node alive), copy the
 //    node's shared_ptr (one relaxed increment on T's block), hand the ticket back (CAS the count
@@ -77,7 +79,8 @@
 //  * Destruction of the atomic requires, as for any object, that no other operation is running:
 //    then the count is 0 and the node is freed.
 //
-// Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (operator new): store, exchange
+// Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (recycled per thread; else operator
+// new): store, exchange
 // and a succeeding compare_exchange of a non-empty value terminate the program if that throws
 // (they are noexcept, as std's are). Measured against std::atomic<std::shared_ptr> (libstdc++ 12,
 // a spin lock): see bench/atomic_shared_ptr_bench.cpp.
@@ -90,6 +93,7 @@
 #include <utility>
 
 #include "detail/control_block.hpp"
+#include "detail/recycling_allocator.hpp"
 #include "detail/ticket_word.hpp"
 #include "shared_ptr.hpp"
 
@@ -98,7 +102,8 @@ namespace own {
 template <class T>
 class atomic_shared_ptr {
   using word = detail::ticket_word;
-  using node_block = detail::inplace_block<shared_ptr<T>, detail::default_allocator, detail::construct_with::placement>;
+  using node_allocator = detail::recycling_allocator<std::byte>;
+  using node_block = detail::inplace_block<shared_ptr<T>, node_allocator, detail::construct_with::placement>;
 
  public:
   using value_type = shared_ptr<T>;
@@ -217,7 +222,7 @@ class atomic_shared_ptr {
   static detail::control_block* make_node(shared_ptr<T>&& p) noexcept {
     if (is_empty(p)) return nullptr;
     shared_ptr<shared_ptr<T>> node =
-        detail::make_housed<shared_ptr<T>, detail::construct_with::placement>(detail::default_allocator(), std::move(p));
+        detail::make_housed<shared_ptr<T>, detail::construct_with::placement>(node_allocator(), std::move(p));
     detail::control_block* block = detail::shared_access::detach(node);
     block->add_shared(word_share - 1);  // not yet published: an uncontended line
     return block;

@@ -22,7 +22,7 @@
 // the group starts, ends, converts to own::shared_ptr, or is revived by local_weak_ptr::lock.
 // make_local_shared / allocate_local_shared make one allocation: the block houses the group's
 // counts (32 bytes) beside the object. A group made from an own::shared_ptr or a raw pointer has
-// its counts in a separate 32-byte node from operator new.
+// its counts in a separate 32-byte node (recycled per thread: detail/recycling_allocator.hpp).
 //
 // use_count() counts the group's local_shared_ptrs only, not the own::shared_ptrs made from it.
 // Arrays: local_shared_ptr<U[]> works (from a shared_ptr<U[]> or a raw pointer); the factories
@@ -110,7 +110,7 @@ class local_shared_ptr {
   // Takes `r`'s object; if an allocation throws, `r` keeps it.
   template <class Y, class D, if_shared_constructible<std::unique_ptr<Y, D>&&> = 0>
   local_shared_ptr(std::unique_ptr<Y, D>&& r) {
-    std::unique_ptr<detail::local_counts> node(detail::local_counts::make_node(nullptr));
+    detail::local_counts::node_ptr node = detail::local_counts::make_node(nullptr);
     shared_ptr<T> owner(std::move(r));
     if (detail::control_block* global = detail::shared_access::block(owner)) {
       node->attach(global);
@@ -125,7 +125,7 @@ class local_shared_ptr {
   template <class Y, if_compatible<Y> = 0>
   local_shared_ptr(shared_ptr<Y>&& r) : ptr_(r.get()) {
     if (detail::control_block* global = detail::shared_access::block(r)) {
-      counts_ = detail::local_counts::make_node(global);
+      counts_ = detail::local_counts::make_node(global).release();
       detail::shared_access::detach(r);
     } else {
       r = shared_ptr<Y>();

@@ -8,7 +8,7 @@
 //
 // The counts live either inside the object's block (make_local_shared: one allocation, the block's
 // first shared reference is the group's) or in a node of their own (a group made from an
-// own::shared_ptr, which takes one shared reference for it).
+// own::shared_ptr, which takes one shared reference for it; recycled per thread).
 //
 // Each count is a full word, read and written only at that width, so an increment followed by the
 // decrement of a copy forwards from the store buffer.
@@ -16,8 +16,10 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 
 #include "control_block.hpp"
+#include "recycling_allocator.hpp"
 
 namespace own::detail {
 
@@ -30,9 +32,16 @@ class local_counts {
   local_counts(const local_counts&) = delete;
   local_counts& operator=(const local_counts&) = delete;
 
-  // A node of its own for the shared reference the caller holds on `global` (or will attach).
-  // Throws std::bad_alloc.
-  static local_counts* make_node(control_block* global) { return ::new local_counts(global, &delete_node); }
+  // A node of its own for the shared reference the caller holds on `global` (or will attach),
+  // freed by its group's end, or by the node_ptr until the caller releases it. Throws std::bad_alloc.
+  struct node_deleter {
+    void operator()(local_counts* node) const noexcept { delete_node(node); }
+  };
+  using node_ptr = std::unique_ptr<local_counts, node_deleter>;
+  static node_ptr make_node(control_block* global) {
+    recycling_allocator<local_counts> a;
+    return node_ptr(::new (static_cast<void*>(a.allocate(1))) local_counts(global, &delete_node));
+  }
   void attach(control_block* global) noexcept { global_ = global; }
 
   void add_shared() noexcept { ++shared_; }
@@ -81,7 +90,10 @@ class local_counts {
   std::size_t shared_ = 1;
   std::size_t weak_ = 0;
   // A function, not a flag, so that no `delete` is ever compiled into the path of housed counts.
-  static void delete_node(local_counts* node) noexcept { delete node; }
+  static void delete_node(local_counts* node) noexcept {
+    static_assert(std::is_trivially_destructible_v<local_counts>);
+    recycling_allocator<local_counts>().deallocate(node, 1);
+  }
 
   control_block* global_;
   void (*free_node_)(local_counts*) noexcept;
