@@ -41,6 +41,9 @@
 //  - compare_exchange: take a ticket, compare, then CAS the word (with our ticket still counted)
 //    to the new node: 2 RMWs on the word on success, 3 RMWs on failure (which also copies the
 //    current value into `expected`). The new node is made only once a comparison has succeeded.
+//  - wait (C++20): take a ticket, compare, and sleep on the word (std::atomic<uint64_t>::wait)
+//    still holding the ticket, so the node cannot be freed and its address reused while asleep:
+//    a store always changes the word, and no notify can be missed.
 //
 // Memory orders (on the operations, no fences, so ThreadSanitizer sees them): taking a ticket is
 // an acquire CAS and replacing the word an acq_rel exchange/CAS, so a node's contents, written
@@ -64,8 +67,8 @@
 //    never reach zero before the replacer's (the count stays >= W - c + 1 until then), so nobody
 //    frees a node that another thread is still reading. A hand-back CAS cannot succeed after the
 //    replacement: it compares the whole word, and the word never again holds that node, since
-//    nodes are installed once and a node's address comes back only after it is freed, which
-//    needs every ticket resolved first (no ABA). The stored shared_ptr<T> is owned by the node,
+//    nodes are installed once and a node's address comes back (recycled) only after it is freed,
+//    which needs every ticket resolved first (no ABA). The stored shared_ptr<T> is owned by the node,
 //    so T's references follow: each load copies it once, the node's end releases it once.
 //  * Overflow. A ticket is taken by CAS only while the count is below 65535, so the count never
 //    wraps. A reader holds at most one ticket per atomic at a time, so the count reaches 65535
@@ -126,8 +129,12 @@ class atomic_shared_ptr {
 
   // The stored value. Lock-free; never blocks a writer.
   shared_ptr<T> load(std::memory_order order = std::memory_order_seq_cst) const noexcept {
-    std::uint64_t seen;
-    return load_seen(order, seen);
+    const std::uint64_t w = take_ticket(word_.load(acquire_order(order)), order);
+    detail::control_block* node = word::block(w);
+    if (!node) return shared_ptr<T>();
+    shared_ptr<T> result = value(node);
+    hand_back(w, node);
+    return result;
   }
   operator shared_ptr<T>() const noexcept { return load(); }
 
@@ -175,16 +182,21 @@ class atomic_shared_ptr {
   }
 
 #if __cplusplus >= 202002L
-  // Blocks until the stored value is not equivalent to `old` and a notify_* call (or a spurious
-  // wake-up) has happened since it changed. Stores do not notify by themselves, as with std.
+  // Blocks until the stored value is not equivalent to `old` (returns at once if it is not) and a
+  // notify_* call (or a spurious wake-up) has happened since it changed. Stores do not notify by
+  // themselves, as with std. A waiter counts as a reader in flight (see "Overflow").
   void wait(shared_ptr<T> old, std::memory_order order = std::memory_order_seq_cst) const noexcept {
     for (;;) {
-      std::uint64_t seen;
-      if (!equivalent(load_seen(order, seen), old)) return;
-      // Every store changes the word's node bits, so waiting for the word to leave a value with
-      // the node we compared cannot miss one. (Tickets change the count bits too: a spurious wake.)
-      const std::uint64_t now = word_.load(std::memory_order_relaxed);
-      if (word::block(now) == word::block(seen)) word_.wait(now, std::memory_order_relaxed);
+      const std::uint64_t w = take_ticket(word_.load(acquire_order(order)), order);
+      detail::control_block* node = word::block(w);
+      if (!(node ? equivalent(value(node), old) : is_empty(old))) {
+        if (node) hand_back(w, node);
+        return;
+      }
+      // Sleeping with the ticket keeps the node, and so its address, from being reused: any store
+      // makes the word differ from `w`. (So does another reader's ticket: then we look again.)
+      word_.wait(w, std::memory_order_relaxed);
+      if (node) hand_back(w, node);
     }
   }
   void notify_one() noexcept { word_.notify_one(); }
@@ -269,16 +281,6 @@ class atomic_shared_ptr {
       if (word_.compare_exchange_weak(w, w - word::one_ticket, std::memory_order_release, std::memory_order_relaxed)) return;
     }
     node->release_shared();  // replaced meanwhile: the replacer turned the ticket into a reference
-  }
-
-  // load(), also returning the word value whose node the result came from.
-  shared_ptr<T> load_seen(std::memory_order order, std::uint64_t& seen) const noexcept {
-    seen = take_ticket(word_.load(acquire_order(order)), order);
-    detail::control_block* node = word::block(seen);
-    if (!node) return shared_ptr<T>();
-    shared_ptr<T> result = value(node);
-    hand_back(seen, node);
-    return result;
   }
 
   bool compare_exchange(shared_ptr<T>& expected, shared_ptr<T>&& desired, std::memory_order success,
