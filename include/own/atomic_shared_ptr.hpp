@@ -85,8 +85,10 @@
 // Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (recycled per thread; else operator
 // new): store, exchange
 // and a succeeding compare_exchange of a non-empty value terminate the program if that throws
-// (they are noexcept, as std's are). Measured against std::atomic<std::shared_ptr> (libstdc++ 12,
-// a spin lock): see bench/atomic_shared_ptr_bench.cpp.
+// (they are noexcept, as std's are). Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock
+// bit in its pointer word), CPU ns per operation in one multi-threaded process on this project's
+// 2-vCPU machine under load (bench/atomic_shared_ptr_bench.cpp; noisy, read as rough):
+// load+destroy 11 vs 14 (1 thread) and 14 vs 17 (2 threads); exchange 7 vs 5.5; load+CAS 28 vs 38.
 #pragma once
 
 #include <atomic>
