@@ -203,6 +203,21 @@ TEST(AtomicSharedPtr, CompareExchangeComparesOwnersToo) {
   EXPECT_TRUE(a.compare_exchange_strong(empty, nullptr));
 }
 
+// Nodes are recycled per thread: one made on a thread that has exited, or freed into the list of a
+// thread that then exits, must still be freed exactly once (ASan's leak check sees the rest).
+TEST(AtomicSharedPtr, NodesOutliveTheThreadsThatMadeOrFreedThem) {
+  own::atomic_shared_ptr<tracked> a;
+  std::thread([&] {
+    for (int i = 0; i < 100; ++i) a.store(own::make_shared<tracked>(i));  // frees 99 nodes here
+  }).join();
+  EXPECT_EQ(a.load()->value(), 99);
+  std::thread([&] { a.store(nullptr); }).join();  // the last node dies on a short-lived thread
+  EXPECT_EQ(tracked::live(), 0);
+  for (int i = 0; i < 200; ++i) a.store(own::make_shared<tracked>(i));  // more than a list keeps
+  a.store(nullptr);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
 #if __cplusplus >= 202002L
 TEST(AtomicSharedPtr, StdAtomicSpecialisation) {
   using atomic_type = std::atomic<own::shared_ptr<int>>;
