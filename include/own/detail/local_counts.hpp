@@ -71,7 +71,8 @@ class local_counts {
   control_block* global() const noexcept { return global_; }
 
  private:
-  void last_shared_gone() noexcept {
+  // Out of line, so that every local_shared_ptr destructor inlines to a decrement and a branch.
+  [[gnu::noinline]] void last_shared_gone() noexcept {
     control_block* global = global_;
     if (weak_ != 0) {
       global->add_weak();  // before the release, so that the block (which may hold *this) stays
@@ -81,7 +82,7 @@ class local_counts {
     if (free_node_) free_node_(this);
     global->release_shared();  // may free the block, and *this with it
   }
-  void last_weak_gone() noexcept {
+  [[gnu::noinline]] void last_weak_gone() noexcept {
     control_block* global = global_;
     if (free_node_) free_node_(this);
     global->release_weak();
