@@ -20,9 +20,9 @@
 // ticket count. A node is a housed own control block whose object is the stored shared_ptr<T>
 // (element pointer and control block, so aliased pointers need nothing special). Nodes are
 // immutable, made by the store that installs them (32 bytes, from a per-thread free list: see
-// detail/recycling_allocator.hpp), and never installed
-// twice. While a node is in the word, the word owns W = 65536 of its references (the "word's
-// share": more than the 65535 tickets there can be); an empty value is the word 0, with no node.
+// detail/recycling_allocator.hpp), and never installed twice. While a node is in the word, the
+// word owns W = 65536 of its references (the "word's share": more than the 65535 tickets there
+// can be); an empty value is the word 0, with no node.
 //
 // Why a node rather than pointing the word at T's control block: a shared_ptr is two pointers
 // (get() may be anything the owner keeps alive), and a control block cannot say what get() was.
@@ -67,9 +67,10 @@
 //    never reach zero before the replacer's (the count stays >= W - c + 1 until then), so nobody
 //    frees a node that another thread is still reading. A hand-back CAS cannot succeed after the
 //    replacement: it compares the whole word, and the word never again holds that node, since
-//    nodes are installed once and a node's address comes back (recycled) only after it is freed,
-//    which needs every ticket resolved first (no ABA). The stored shared_ptr<T> is owned by the node,
-//    so T's references follow: each load copies it once, the node's end releases it once.
+//    nodes are installed once and a node's address comes back (recycled) only after it is
+//    freed, which needs every ticket resolved first (no ABA). The stored shared_ptr<T> is owned
+//    by the node, so T's references follow: each load copies it once, the node's end releases it
+//    once.
 //  * Overflow. A ticket is taken by CAS only while the count is below 65535, so the count never
 //    wraps. A reader holds at most one ticket per atomic at a time, so the count reaches 65535
 //    only with 65535 readers in flight on one atomic; a further reader then yields until one
@@ -82,13 +83,13 @@
 //  * Destruction of the atomic requires, as for any object, that no other operation is running:
 //    then the count is 0 and the node is freed.
 //
-// Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (recycled per thread; else operator
-// new): store, exchange
-// and a succeeding compare_exchange of a non-empty value terminate the program if that throws
-// (they are noexcept, as std's are). Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock
-// bit in its pointer word), CPU ns per operation in one multi-threaded process on this project's
-// 2-vCPU machine under load (bench/atomic_shared_ptr_bench.cpp; noisy, read as rough):
-// load+destroy 11 vs 14 (1 thread) and 14 vs 17 (2 threads); exchange 7 vs 5.5; load+CAS 28 vs 38.
+// Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (recycled per thread, else
+// operator new): store, exchange and a succeeding compare_exchange of a non-empty value terminate
+// the program if that throws (they are noexcept, as std's are).
+// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word), CPU ns per
+// operation in one multi-threaded process on this project's 2-vCPU machine, under load from other
+// work (bench/atomic_shared_ptr_bench.cpp; noisy, read as rough): load+destroy 11 vs 14 (one
+// thread) and 14 vs 17 (two threads); exchange 7 vs 5.5; load+compare_exchange 28 vs 38.
 #pragma once
 
 #include <atomic>
