@@ -203,6 +203,15 @@ TEST(AtomicSharedPtr, CompareExchangeComparesOwnersToo) {
   EXPECT_TRUE(a.compare_exchange_strong(empty, nullptr));
 }
 
+TEST(AtomicSharedPtr, ArraysAndVoid) {
+  own::atomic_shared_ptr<int[]> a(own::make_shared<int[]>(3, 7));
+  EXPECT_EQ(a.load()[2], 7);
+  own::atomic_shared_ptr<void> v(own::make_shared<tracked>(1));
+  own::shared_ptr<void> expected = v.load();
+  EXPECT_TRUE(v.compare_exchange_strong(expected, nullptr));
+  EXPECT_EQ(tracked::live(), 1);  // `expected` still owns it
+}
+
 // Nodes are recycled per thread: one made on a thread that has exited, or freed into the list of a
 // thread that then exits, must still be freed exactly once (ASan's leak check sees the rest).
 TEST(AtomicSharedPtr, NodesOutliveTheThreadsThatMadeOrFreedThem) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "test_allocator.hpp"
@@ -375,5 +376,23 @@ TEST(LocalSharedPtrExceptions, AdoptingDeletesThePointerWhenTheBlockCannotBeMade
   });
   EXPECT_EQ(tracked::live(), 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checked mode
+
+#ifdef OWN_CHECKED
+TEST(LocalSharedPtrCheckedDeathTest, DereferencingEmptyAborts) {
+  own::local_shared_ptr<int> p;
+  EXPECT_DEATH((void)*p, "dereferencing an empty own::local_shared_ptr");
+  own::local_shared_ptr<std::pair<int, int>> q;
+  EXPECT_DEATH((void)q->first, "dereferencing an empty own::local_shared_ptr");
+}
+TEST(LocalSharedPtrCheckedDeathTest, IndexOutOfRangeAborts) {
+  own::local_shared_ptr<int[4]> a = own::make_shared<int[4]>();
+  EXPECT_DEATH((void)a[4], "index 4 out of range");
+  own::local_shared_ptr<int[]> e;
+  EXPECT_DEATH((void)e[0], "indexing an empty own::local_shared_ptr");
+}
+#endif
 
 }  // namespace
