@@ -89,7 +89,8 @@
 // Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word), CPU ns per
 // operation in one multi-threaded process on this project's 2-vCPU machine, under load from other
 // work (bench/atomic_shared_ptr_bench.cpp; noisy, read as rough): load+destroy 11 vs 14 (one
-// thread) and 14 vs 17 (two threads); exchange 7 vs 5.5; load+compare_exchange 28 vs 38.
+// thread) and 14 vs 17-19 (two threads); exchange 9-13 vs 5.5 (a node per store);
+// load+compare_exchange 28 vs 38.
 #pragma once
 
 #include <atomic>
