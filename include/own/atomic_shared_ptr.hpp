@@ -34,8 +34,8 @@
 //    down, if the word still holds the node). If the node was replaced meanwhile, the replacing
 //    thread has left one node reference for each outstanding ticket, and the loader drops one.
 //    3 RMWs (2 on the atomic's line, 1 on T's block); an empty atomic costs one load.
-//  - store / exchange: one exchange of the word, after making the new node (plus one RMW on the
-//    new, still private node, to give it the word's share). With no ticket outstanding on the old
+//  - store / exchange: one exchange of the word, after making the new node (whose count starts
+//    at the word's share with a plain store, as nobody else can see it). With no ticket on the old
 //    node (the common case) the old value is moved out of it and the node freed with no RMW;
 //    otherwise one release RMW on the old node drops the word's share less the tickets.
 //  - compare_exchange: take a ticket, compare, then CAS the word (with our ticket still counted)
@@ -240,7 +240,7 @@ class atomic_shared_ptr {
     shared_ptr<shared_ptr<T>> node =
         detail::make_housed<shared_ptr<T>, detail::construct_with::placement>(node_allocator(), std::move(p));
     detail::control_block* block = detail::shared_access::detach(node);
-    block->add_shared(word_share - 1);  // not yet published: an uncontended line
+    block->reset_counts(word_share);  // not yet published: no read-modify-write needed
     return block;
   }
   // Frees a node no other thread can reach (never published, or removed with no ticket on it):
