@@ -19,6 +19,7 @@
 #include "tracked.hpp"
 
 using own_test::allocation_log;
+using own_test::census;
 using own_test::rng;
 using own_test::run_threads;
 using own_test::scaled;
@@ -28,23 +29,6 @@ using own_test::test_allocator;
 using own_test::tracked;
 
 namespace {
-
-// Every object made since construction is gone, each exactly once, and so is every block.
-class census {
- public:
-  explicit census(const allocation_log& log) : log_(log), destroyed_(tracked::destroyed()), constructed_(tracked::constructed()) {}
-
-  void expect_balanced(const char* where) const {
-    EXPECT_EQ(tracked::live(), 0) << where;
-    EXPECT_EQ(tracked::destroyed() - destroyed_, tracked::constructed() - constructed_) << where;
-    EXPECT_EQ(tracked::double_destroyed(), 0) << where;
-    EXPECT_EQ(log_.blocks_in_use(), 0) << where;
-  }
-
- private:
-  const allocation_log& log_;
-  long destroyed_, constructed_;
-};
 
 template <class T>
 own::shared_ptr<T> make_counted(allocation_log& log, int value) {

@@ -11,6 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "test_allocator.hpp"
+#include "tracked.hpp"
+
 namespace own_test {
 
 inline double stress_scale() {
@@ -80,6 +85,26 @@ class rng {
 
  private:
   unsigned long state_;
+};
+
+// Every tracked object made since the census began is gone, each exactly once, and every block of
+// the log is back.
+class census {
+ public:
+  explicit census(const allocation_log& log)
+      : log_(log), destroyed_(tracked::destroyed()), constructed_(tracked::constructed()) {}
+
+  void expect_balanced(const char* where) const {
+    EXPECT_EQ(tracked::live(), 0) << where;
+    EXPECT_EQ(tracked::destroyed() - destroyed_, tracked::constructed() - constructed_) << where;
+    EXPECT_EQ(tracked::double_destroyed(), 0) << where;
+    EXPECT_EQ(log_.blocks_in_use(), 0) << where;
+    EXPECT_EQ(log_.bytes_in_use.load(), 0) << where;
+  }
+
+ private:
+  const allocation_log& log_;
+  long destroyed_, constructed_;
 };
 
 }  // namespace own_test
