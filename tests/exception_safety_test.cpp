@@ -6,6 +6,7 @@
 // is as it was. Each sweep also asserts how many failure points it found, so a sweep that injects
 // nothing fails.
 #include <own/intrusive_ptr.hpp>
+#include <own/local_shared_ptr.hpp>
 #include <own/managed_ptr.hpp>
 #include <own/object_pool.hpp>
 #include <own/shared_ptr.hpp>
@@ -14,9 +15,11 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 #include "test_allocator.hpp"
@@ -288,6 +291,48 @@ TEST_F(ExceptionSafety, IntrusiveFactories) {
   EXPECT_EQ(for_each_throwing_construction(log, [&] {
               auto p = own::make_intrusive<counted>(1);
               auto q = own::allocate_intrusive<counted>(test_allocator<counted>(&log), 2);
+            }),
+            3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// local_shared_ptr: a group made from a pointer, a unique_ptr or a shared_ptr needs a counts node,
+// which comes from a per-thread cache of recycled nodes. Each sweep runs on a fresh thread, whose
+// cache starts empty (so every node comes from operator new) and is emptied when it exits.
+
+template <class Op>
+void on_fresh_thread(Op op) {
+  std::exception_ptr error;
+  std::thread worker([&] {
+    try {
+      op();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  worker.join();
+  if (error) std::rethrow_exception(error);
+}
+
+TEST_F(ExceptionSafety, LocalSharedPtrGroupsAreStrongOrDisposeThePointer) {
+  // The thread, then: make_shared; a node (fails: the shared_ptr keeps its object); the adopted
+  // object and its block (its node is the first group's, recycled); the unique_ptr's object, its
+  // node, its block; make_local_shared. Nine failure points, then a clean run.
+  EXPECT_NEW_FAILURE_RUNS(10, [&] {
+    on_fresh_thread([&] {
+      own::shared_ptr<tracked> s = own::make_shared<tracked>(1);
+      strongly([&] { own::local_shared_ptr<tracked> group(std::move(s)); },
+               [&] { EXPECT_TRUE(s && s.use_count() == 1 && s->value() == 1); });
+      own::local_shared_ptr<tracked> adopted(new tracked(2));
+      std::unique_ptr<tracked> u(new tracked(3));
+      strongly([&] { own::local_shared_ptr<tracked> group(std::move(u)); }, [&] { EXPECT_TRUE(u && u->value() == 3); });
+      own::local_shared_ptr<tracked> made = own::make_local_shared<tracked>(4);
+      EXPECT_EQ(made.use_count(), 1);
+    });
+  });
+  EXPECT_EQ(for_each_throwing_construction(log, [&] {
+              own::local_shared_ptr<tracked> made = own::make_local_shared<tracked>(4);
+              own::local_shared_ptr<tracked> housed = own::allocate_local_shared<tracked>(test_allocator<int>(&log), 5);
             }),
             3);
 }
