@@ -33,7 +33,7 @@ class basic_multipool : public std::pmr::memory_resource {
   // Classes 8, 16, ... up to max_block_size rounded up to a power of two; `options` apply to each
   // class's pool. Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
   basic_multipool(std::size_t max_block_size, const pool_options& options, std::pmr::memory_resource* upstream)
-      : classes_(class_of(max_block_size < smallest_block_size ? smallest_block_size : max_block_size) + 1),
+      : classes_(class_of(max_block_size < smallest_block_size ? smallest_block_size : max_block_size, 1) + 1),
         pools_(new std::optional<Pool>[classes_]),
         upstream_(upstream) {
     for (std::size_t c = 0; c < classes_; ++c) pools_[c].emplace(smallest_block_size << c, options, upstream);
@@ -42,13 +42,15 @@ class basic_multipool : public std::pmr::memory_resource {
   basic_multipool& operator=(const basic_multipool&) = delete;
 
   // bytes <= max_block_size() and alignment <= alignof(std::max_align_t): a block of the smallest
-  // class that fits; otherwise upstream. Throws what the pool or upstream throws.
-  [[nodiscard]] void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
+  // class that fits; otherwise upstream. A class's blocks are aligned to min(class size,
+  // alignof(std::max_align_t)), enough for any object of `bytes` bytes, hence the default alignment.
+  // Throws what the pool or upstream throws.
+  [[nodiscard]] void* allocate(std::size_t bytes, std::size_t alignment = 1) {
     const std::size_t c = class_of(bytes, alignment);
     return c < classes_ ? pools_[c]->allocate() : upstream_->allocate(bytes, alignment);
   }
-  // Precondition: p came from allocate(bytes, alignment) of this multipool.
-  void deallocate(void* p, std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
+  // Precondition: p came from allocate(bytes, alignment) of this multipool, with the same arguments.
+  void deallocate(void* p, std::size_t bytes, std::size_t alignment = 1) noexcept {
     const std::size_t c = class_of(bytes, alignment);
     if (c < classes_) {
       pools_[c]->deallocate(p);
@@ -88,7 +90,7 @@ class basic_multipool : public std::pmr::memory_resource {
   friend class ::own::pool_allocator;
 
   // The class index; any index >= classes_ means upstream.
-  std::size_t class_of(std::size_t bytes, std::size_t alignment = 1) const noexcept {
+  std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
     if (alignment > alignof(std::max_align_t)) return std::numeric_limits<std::size_t>::max();
     // Blocks of a class are aligned to min(size, max_align_t), so a class as large as the alignment
     // serves it.
