@@ -27,6 +27,7 @@
 
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
+#include "detail/noinline.hpp"
 #include "detail/pool_depot.hpp"
 #include "detail/thread_cache.hpp"
 #include "detail/thread_cache_registry.hpp"
@@ -136,7 +137,7 @@ class concurrent_pool : public std::pmr::memory_resource {
     return bytes <= block_size() && alignment <= block_alignment();
   }
 
-  void* allocate_slow() {
+  OWN_NOINLINE void* allocate_slow() {
     void* block;
     if (detail::thread_cache* cache = registry_.this_thread()) {
       block = cache->pop();
@@ -151,7 +152,7 @@ class concurrent_pool : public std::pmr::memory_resource {
     return block;
   }
 
-  void deallocate_slow(void* block) noexcept {
+  OWN_NOINLINE void deallocate_slow(void* block) noexcept {
     detail::thread_cache* cache = nullptr;
     try {
       cache = registry_.this_thread();

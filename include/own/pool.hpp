@@ -23,6 +23,7 @@
 
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
+#include "detail/noinline.hpp"
 #include "pool_allocator.hpp"
 #include "pool_options.hpp"
 
@@ -43,7 +44,9 @@ class pool : public std::pmr::memory_resource {
   pool& operator=(const pool&) = delete;
   // Returns every chunk upstream. Checked mode: aborts, with the count, if blocks are still in use.
   ~pool() override {
-    if (in_use_ != 0) check_idle_at_destruction();
+#ifdef OWN_CHECKED
+    if (const std::size_t in_use = blocks_in_use()) chunks_.misuse("destroyed with blocks still in use", in_use);
+#endif
   }
 
   // A block of block_size() bytes aligned to block_alignment(). Throws what upstream throws when a
@@ -51,7 +54,6 @@ class pool : public std::pmr::memory_resource {
   [[nodiscard]] void* allocate() {
     if (detail::free_block* block = free_) {
       free_ = block->next;
-      ++in_use_;
       chunks_.on_allocate(block);
       return block;
     }
@@ -63,7 +65,6 @@ class pool : public std::pmr::memory_resource {
   void deallocate(void* block) noexcept {
     chunks_.on_deallocate(block);
     free_ = detail::link_block(block, free_);
-    --in_use_;
   }
 
   // The memory_resource interface stays available beside the block interface.
@@ -71,7 +72,7 @@ class pool : public std::pmr::memory_resource {
   using std::pmr::memory_resource::deallocate;
 
   // Makes sure the next `blocks` calls of allocate() need no upstream allocation: at most one chunk
-  // is added. Throws what upstream throws; the pool is then unchanged.
+  // is added. Throws what upstream throws; the pool is then unchanged. O(free blocks).
   void reserve(std::size_t blocks) {
     const std::size_t available = free_count() + chunks_.uncarved();
     if (available < blocks) chunks_.grow(blocks - available);
@@ -80,7 +81,6 @@ class pool : public std::pmr::memory_resource {
   // Returns every chunk upstream: all blocks become invalid, statistics restart from zero.
   void release() noexcept {
     free_ = nullptr;
-    in_use_ = 0;
     chunks_.release();
   }
 
@@ -88,10 +88,12 @@ class pool : public std::pmr::memory_resource {
   std::size_t block_alignment() const noexcept { return chunks_.block_alignment(); }
   std::pmr::memory_resource* upstream_resource() const noexcept { return chunks_.upstream(); }
 
-  // O(1). The high-water mark is the number of blocks ever carved out of chunks: the pool only carves
-  // when its free list is empty, that is when every carved block is in use.
+  // O(free blocks): the pool keeps no count of blocks in use, because a counter updated on every
+  // call would lengthen the fast path's dependency chain by half (blocks in use = blocks carved out of
+  // chunks - blocks on the free list). The high-water mark is the number of blocks carved: the pool
+  // only carves when its free list is empty, that is when every carved block is in use.
   pool_statistics statistics() const noexcept {
-    return {in_use_, chunks_.carved(), chunks_.bytes_reserved(), chunks_.chunks()};
+    return {blocks_in_use(), chunks_.carved(), chunks_.bytes_reserved(), chunks_.chunks()};
   }
 
  protected:
@@ -118,27 +120,24 @@ class pool : public std::pmr::memory_resource {
     return bytes <= chunks_.block_size() && alignment <= chunks_.block_alignment();
   }
 
-  void* allocate_from_chunks() {
+  OWN_NOINLINE void* allocate_from_chunks() {
     void* block = chunks_.carve();
     if (!block) {
       chunks_.grow();
       block = chunks_.carve();
     }
-    ++in_use_;
     chunks_.on_allocate(block);
     return block;
   }
 
-  std::size_t free_count() const noexcept { return chunks_.carved() - in_use_; }
-
-  void check_idle_at_destruction() const noexcept {
-#ifdef OWN_CHECKED
-    chunks_.misuse("destroyed with blocks still in use", in_use_);
-#endif
+  std::size_t free_count() const noexcept {
+    std::size_t n = 0;
+    for (const detail::free_block* b = free_; b; b = b->next) ++n;
+    return n;
   }
+  std::size_t blocks_in_use() const noexcept { return chunks_.carved() - free_count(); }
 
   detail::free_block* free_ = nullptr;
-  std::size_t in_use_ = 0;
   detail::chunk_store chunks_;
 };
 
