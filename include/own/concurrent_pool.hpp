@@ -1,11 +1,12 @@
 // own::concurrent_pool: a thread-safe pool of fixed-size blocks with the interface of own::pool.
-// Each thread keeps a small cache of the pool's blocks (two magazines of up to
-// pool_options::thread_cache_blocks), so allocate() and deallocate() normally pop or push a
-// thread-local list: no lock, no atomic read-modify-write, no cache line shared with other threads.
-// A block may be freed on any thread: it joins that thread's cache, and full magazines travel
-// between threads through the pool's depot under a mutex, once per magazine rather than per block.
-// So a producer/consumer pipeline (allocate on A, deallocate on B) costs each side a thread-local
-// push or pop plus a share of one mutex trip per magazine.
+// Each thread keeps a small cache of the pool's blocks (two magazines, arrays of up to
+// pool_options::thread_cache_blocks block pointers), so allocate() and deallocate() normally pop or
+// push a thread-local array: no lock, no atomic read-modify-write, no cache line shared with other
+// threads. A block may be freed on any thread: it joins that thread's cache, and full magazines
+// travel between threads through the pool's depot under a mutex, once per magazine rather than per
+// block. So a producer/consumer pipeline (allocate on A, deallocate on B) costs each side a
+// thread-local push or pop plus a share of one mutex trip per magazine, and the consumer never
+// writes into the blocks it frees.
 // A thread's cached blocks go back to the pool when the thread exits, and the pool may be destroyed
 // while threads that used it are still running (see detail/thread_cache_registry.hpp).
 //
@@ -41,14 +42,14 @@ class concurrent_pool : public std::pmr::memory_resource {
   using allocator_type = pool_allocator<std::byte, concurrent_pool>;
 
   // Blocks of at least `block_size` bytes, rounded up to a multiple of the alignment and to at least
-  // two pointers. `upstream` must be thread-safe if the pool is used by several threads: it is called
+  // a pointer. `upstream` must be thread-safe if the pool is used by several threads: it is called
   // under the pool's mutex, but may be shared with others. Throws std::invalid_argument if
   // options.alignment is not 0 or a power of two.
   explicit concurrent_pool(std::size_t block_size, pool_options options = {},
                            std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : id_(detail::new_pool_id()),
         registry_(depot_, id_),
-        depot_(detail::block_geometry::make(block_size, detail::pool_depot::min_block_size, options.alignment), options,
+        depot_(detail::block_geometry::make(block_size, sizeof(detail::free_block), options.alignment), options,
                upstream, "own::concurrent_pool", this) {}
   concurrent_pool(const concurrent_pool&) = delete;
   concurrent_pool& operator=(const concurrent_pool&) = delete;
@@ -146,7 +147,7 @@ class concurrent_pool : public std::pmr::memory_resource {
         block = cache->pop();
       }
     } else {  // an exiting thread: no cache any more
-      block = depot_.take(1).pop();
+      block = depot_.take_one();
     }
     depot_.chunks().on_allocate(block);
     return block;
@@ -166,9 +167,7 @@ class concurrent_pool : public std::pmr::memory_resource {
       }
       return;
     }
-    detail::block_list one;
-    one.push(block);
-    depot_.put(one);
+    depot_.put_one(block);
   }
 
   const std::uint64_t id_;

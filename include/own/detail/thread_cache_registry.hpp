@@ -11,7 +11,7 @@
 //    to the depot and the cache stays in the pool's registry, for the next new thread to adopt; if
 //    not, the thread deletes it.
 //  - Pool destruction (cache_registry::detach_all): the pool forgets each cache's blocks (their
-//    chunks are going) and deletes the caches of exited threads; live threads delete theirs at exit,
+//    chunks are going), takes back its magazines, and deletes the caches of exited threads; live threads delete theirs at exit,
 //    or earlier when they next register with some pool (drop_dead), so a long-lived thread that uses
 //    many short-lived pools does not accumulate them.
 // The pool-side lock order is registry mutex, then cache mutex, then depot mutex; a thread takes a
@@ -144,7 +144,7 @@ class cache_registry {
         return list.add(pool_id_, cache);
       }
     }
-    auto* cache = new thread_cache(depot_);
+    thread_cache* cache = new_cache();
     cache->next = head_;
     head_ = cache;
     return list.add(pool_id_, cache);
@@ -160,7 +160,7 @@ class cache_registry {
       {
         std::lock_guard<std::mutex> cache_lock(cache->mutex);
         held += cache->cached();
-        cache->forget();
+        cache->surrender();
         cache->pool_alive = false;
         orphan = !cache->thread_attached;
       }
@@ -189,6 +189,22 @@ class cache_registry {
   std::mutex& mutex() const noexcept { return mutex_; }
 
  private:
+  // A cache with two empty magazines. Throws what upstream throws, leaving nothing behind.
+  thread_cache* new_cache() {
+    struct magazine_holder {
+      pool_depot& depot;
+      magazine* m;
+      ~magazine_holder() {
+        if (m) depot.delete_magazine(m);
+      }
+    };
+    magazine_holder loaded{depot_, depot_.new_magazine()};
+    magazine_holder previous{depot_, depot_.new_magazine()};
+    auto* cache = new thread_cache(depot_, loaded.m, previous.m);
+    loaded.m = previous.m = nullptr;
+    return cache;
+  }
+
   mutable std::mutex mutex_;
   thread_cache* head_ = nullptr;
   pool_depot& depot_;
