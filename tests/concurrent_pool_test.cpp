@@ -448,6 +448,10 @@ TEST(concurrent_pool, stress_two_threads_with_cross_thread_frees) {
           }
         }
         if (i % 64 == 0) drain();
+        if (self == 0 && i % 10000 == 0) {
+          const own::pool_statistics s = pool.statistics();  // while the other thread runs
+          EXPECT_LE(s.blocks_in_use, s.high_water_mark);
+        }
       }
       for (void* b : burst) pool.deallocate(b);
       done.fetch_add(1);

@@ -161,4 +161,13 @@ TEST(pool_allocator, with_a_multipool_picks_the_size_class) {
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
 }
 
+#ifdef OWN_CHECKED
+
+TEST(pool_allocator_death, null_pool) {
+  using allocator = own::pool_allocator<int, own::pool>;
+  EXPECT_DEATH(static_cast<void>(allocator(nullptr)), "own: pool_allocator made with a null pool");
+}
+
+#endif  // OWN_CHECKED
+
 }  // namespace

@@ -17,6 +17,8 @@
 #include <new>
 #include <type_traits>
 
+#include "detail/checked.hpp"
+
 namespace own {
 
 template <class T, class Pool>
@@ -30,7 +32,7 @@ class pool_allocator {
   using is_always_equal = std::false_type;
 
   // Precondition: `pool` is not null and outlives every allocation made through this allocator.
-  explicit pool_allocator(Pool* pool) noexcept : pool_(pool) {}
+  explicit pool_allocator(Pool* pool) noexcept : pool_(pool) { OWN_CHECK(pool, "pool_allocator made with a null pool"); }
   template <class U>
   pool_allocator(const pool_allocator<U, Pool>& other) noexcept : pool_(other.pool()) {}
 
