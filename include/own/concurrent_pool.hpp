@@ -26,6 +26,7 @@
 #include <mutex>
 #include <new>
 
+#include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
 #include "detail/noinline.hpp"
@@ -37,7 +38,7 @@
 
 namespace own {
 
-class concurrent_pool : public std::pmr::memory_resource {
+class concurrent_pool : public detail::block_resource<concurrent_pool> {
  public:
   using allocator_type = pool_allocator<std::byte, concurrent_pool>;
 
@@ -87,6 +88,8 @@ class concurrent_pool : public std::pmr::memory_resource {
     deallocate_slow(block);
   }
 
+  // The memory_resource calls stay available beside the block calls: a request that fits a block
+  // (bytes <= block_size(), alignment <= block_alignment()) takes one, the others go upstream.
   using std::pmr::memory_resource::allocate;
   using std::pmr::memory_resource::deallocate;
 
@@ -116,28 +119,7 @@ class concurrent_pool : public std::pmr::memory_resource {
             chunks.chunks()};
   }
 
- protected:
-  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
-    if (fits(bytes, alignment)) return allocate();
-    return upstream_resource()->allocate(bytes, alignment);
-  }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
-    if (fits(bytes, alignment)) {
-      deallocate(p);
-    } else {
-      upstream_resource()->deallocate(p, bytes, alignment);
-    }
-  }
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
-
  private:
-  template <class, class>
-  friend class pool_allocator;
-
-  bool fits(std::size_t bytes, std::size_t alignment) const noexcept {
-    return bytes <= block_size() && alignment <= block_alignment();
-  }
-
   OWN_NOINLINE void* allocate_slow() {
     void* block;
     if (detail::thread_cache* cache = registry_.this_thread()) {

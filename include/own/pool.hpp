@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <memory_resource>
 
+#include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
 #include "detail/noinline.hpp"
@@ -29,7 +30,7 @@
 
 namespace own {
 
-class pool : public std::pmr::memory_resource {
+class pool : public detail::block_resource<pool> {
  public:
   using allocator_type = pool_allocator<std::byte, pool>;
 
@@ -67,7 +68,8 @@ class pool : public std::pmr::memory_resource {
     free_ = detail::link_block(block, free_);
   }
 
-  // The memory_resource interface stays available beside the block interface.
+  // The memory_resource calls stay available beside the block calls: a request that fits a block
+  // (bytes <= block_size(), alignment <= block_alignment()) takes one, the others go upstream.
   using std::pmr::memory_resource::allocate;
   using std::pmr::memory_resource::deallocate;
 
@@ -96,30 +98,7 @@ class pool : public std::pmr::memory_resource {
     return {blocks_in_use(), chunks_.carved(), chunks_.bytes_reserved(), chunks_.chunks()};
   }
 
- protected:
-  // Requests that fit a block (bytes <= block_size(), alignment <= block_alignment()) use the pool;
-  // the others go upstream.
-  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
-    if (fits(bytes, alignment)) return allocate();
-    return upstream_resource()->allocate(bytes, alignment);
-  }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
-    if (fits(bytes, alignment)) {
-      deallocate(p);
-    } else {
-      upstream_resource()->deallocate(p, bytes, alignment);
-    }
-  }
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
-
  private:
-  template <class, class>
-  friend class pool_allocator;
-
-  bool fits(std::size_t bytes, std::size_t alignment) const noexcept {
-    return bytes <= chunks_.block_size() && alignment <= chunks_.block_alignment();
-  }
-
   OWN_NOINLINE void* allocate_from_chunks() {
     void* block = chunks_.carve();
     if (!block) {
