@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <memory_resource>
 #include <mutex>
-#include <new>
 
 #include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
@@ -43,9 +42,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   using allocator_type = pool_allocator<std::byte, concurrent_pool>;
 
   // Blocks of at least `block_size` bytes, rounded up to a multiple of the alignment and to at least
-  // a pointer. `upstream` must be thread-safe if the pool is used by several threads: it is called
-  // under the pool's mutex, but may be shared with others. Throws std::invalid_argument if
-  // options.alignment is not 0 or a power of two.
+  // a pointer. Chunks and the threads' magazines come from `upstream`, which must be thread-safe if
+  // several threads use the pool. No memory is taken until a thread first uses the pool. Throws
+  // std::invalid_argument if options.alignment is not 0 or a power of two.
   explicit concurrent_pool(std::size_t block_size, pool_options options = {},
                            std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : id_(detail::new_pool_id()),
@@ -66,8 +65,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
 #endif
   }
 
-  // Thread-safe. A block of block_size() bytes aligned to block_alignment(). Throws std::bad_alloc
-  // (registering the thread) or what upstream throws (new chunk), and then changes nothing.
+  // Thread-safe. A block of block_size() bytes aligned to block_alignment(). Throws what upstream
+  // throws (on a thread's first use, for its magazines; or for a new chunk) or std::bad_alloc, and
+  // then changes nothing.
   [[nodiscard]] void* allocate() {
     if (detail::thread_cache* cache = detail::find_thread_cache(id_)) {
       if (void* block = cache->pop()) {
@@ -139,8 +139,8 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
     detail::thread_cache* cache = nullptr;
     try {
       cache = registry_.this_thread();
-    } catch (const std::bad_alloc&) {
-      // No cache for this thread: the block goes straight to the depot below.
+    } catch (...) {
+      // No cache for this thread (upstream failed): the block goes straight to the depot below.
     }
     if (cache) {
       if (!cache->push(block)) {

@@ -128,8 +128,8 @@ class cache_registry {
   cache_registry& operator=(const cache_registry&) = delete;
 
   // The calling thread's cache, registering one on first use (adopting an exited thread's cache if
-  // there is one); nullptr once the thread's caches are gone (thread exit). Throws std::bad_alloc,
-  // changing nothing.
+  // there is one); nullptr once the thread's caches are gone (thread exit). Throws std::bad_alloc or
+  // what upstream throws (for the magazines), changing nothing.
   thread_cache* this_thread() {
     if (thread_caches_gone) return nullptr;
     if (thread_cache* cache = find_thread_cache(pool_id_)) return cache;
