@@ -59,7 +59,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   ~concurrent_pool() override {
     [[maybe_unused]] const std::size_t cached = registry_.detach_all();
 #ifdef OWN_CHECKED
-    std::lock_guard<std::mutex> lock(depot_.mutex());
+    std::lock_guard<detail::adaptive_mutex> lock(depot_.mutex());
     const std::size_t in_use = depot_.chunks().carved() - depot_.free_blocks() - cached;
     if (in_use != 0) depot_.chunks().misuse("destroyed with blocks still in use", in_use);
 #endif
@@ -112,7 +112,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // high-water mark counts blocks in thread caches as well as blocks in use.
   pool_statistics statistics() const {
     std::lock_guard<std::mutex> registry_lock(registry_.mutex());
-    std::lock_guard<std::mutex> depot_lock(depot_.mutex());
+    std::lock_guard<detail::adaptive_mutex> depot_lock(depot_.mutex());
     const detail::chunk_store& chunks = depot_.chunks();
     const std::size_t idle = depot_.free_blocks() + registry_.cached_blocks();
     return {chunks.carved() > idle ? chunks.carved() - idle : 0, chunks.carved(), chunks.bytes_reserved(),

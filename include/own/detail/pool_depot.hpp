@@ -4,7 +4,7 @@
 // touches the blocks' memory, so a block made on one core and freed on another is not dragged back
 // and forth by free-list links. The depot keeps full magazines, empty magazines, and loose blocks (an
 // intrusive list, for blocks left by exiting threads or spilled when no empty magazine can be had).
-// Threads come here once per magazine, under one mutex per pool, off the per-block path.
+// Threads come here once per magazine, under one (adaptive) mutex per pool, off the per-block path.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,7 @@
 #include <mutex>
 #include <new>
 
+#include "adaptive_mutex.hpp"
 #include "chunk_store.hpp"
 #include "free_list.hpp"
 
@@ -42,7 +43,7 @@ class pool_depot {
   // An empty magazine: a spare one, else a new one from upstream (which may throw).
   magazine* new_magazine() {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<adaptive_mutex> lock(mutex_);
       if (magazine* m = pop(empty_)) return m;
     }
     void* memory = chunks_.upstream()->allocate(magazine_bytes(), alignof(magazine));
@@ -52,7 +53,7 @@ class pool_depot {
   }
   // Keeps an empty magazine for reuse; all go upstream with the depot.
   void delete_magazine(magazine* m) noexcept {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     push(empty_, m);
   }
 
@@ -61,7 +62,7 @@ class pool_depot {
   // with new ones, going upstream for a chunk only when the chunks are used up. Throws what upstream
   // throws, and then changes nothing.
   std::size_t refill(magazine*& m) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     if (magazine* full = pop(full_)) {
       --parked_;
       push(empty_, m);
@@ -84,7 +85,7 @@ class pool_depot {
   void park(magazine*& m) noexcept {
     magazine* empty = nullptr;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<adaptive_mutex> lock(mutex_);
       empty = pop(empty_);
     }
     if (!empty) {
@@ -94,7 +95,7 @@ class pool_depot {
         // Spilled below.
       }
     }
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     if (empty) {
       push(full_, m);
       ++parked_;
@@ -108,14 +109,14 @@ class pool_depot {
   // caller's.
   void take_back(magazine* m, std::size_t count) noexcept {
     if (count == 0) return;
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     spill(m, count);
   }
 
   // One block, for a thread that has no cache any more (see thread_cache_registry.hpp). Throws what
   // upstream throws, and then changes nothing.
   void* take_one() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     if (loose_.empty()) {
       if (magazine* full = pop(full_)) {
         --parked_;
@@ -128,14 +129,14 @@ class pool_depot {
     return chunks_.carve();
   }
   void put_one(void* block) noexcept {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     loose_.push(block);
   }
 
   // Makes sure `blocks` more blocks can be handed out without upstream allocation, counting the
   // free blocks here (not those in thread caches). Throws what upstream throws, changing nothing.
   void reserve(std::size_t blocks) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     const std::size_t available = free_blocks() + chunks_.uncarved();
     if (available < blocks) chunks_.grow(blocks - available);
   }
@@ -143,7 +144,7 @@ class pool_depot {
   // Forgets every free block and returns every chunk upstream (magazines are kept). Precondition: no
   // thread uses the pool, and thread caches have been emptied.
   void release() noexcept {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<adaptive_mutex> lock(mutex_);
     while (magazine* m = pop(full_)) push(empty_, m);
     parked_ = 0;
     loose_ = {};
@@ -154,7 +155,7 @@ class pool_depot {
   std::size_t free_blocks() const noexcept { return parked_ * capacity_ + loose_.count; }
   const chunk_store& chunks() const noexcept { return chunks_; }
   chunk_store& chunks() noexcept { return chunks_; }
-  std::mutex& mutex() const noexcept { return mutex_; }
+  adaptive_mutex& mutex() const noexcept { return mutex_; }
 
  private:
   // Enough blocks per magazine to make the trip here rare, few enough that the two magazines of
@@ -182,7 +183,7 @@ class pool_depot {
     while (magazine* m = pop(list)) chunks_.upstream()->deallocate(m, magazine_bytes(), alignof(magazine));
   }
 
-  mutable std::mutex mutex_;
+  mutable adaptive_mutex mutex_;
   chunk_store chunks_;
   const std::size_t capacity_;
   magazine* full_ = nullptr;
