@@ -181,14 +181,15 @@ void run_handoff(benchmark::State& state, Allocate allocate, Deallocate dealloca
       } else if (stop.load(std::memory_order_acquire)) {
         while (void* rest = ring->try_pop()) deallocate(rest);
         return;
+      } else {
+        std::this_thread::yield();  // the two threads may share a CPU: spinning would waste its slice
       }
     }
   });
   for (auto _ : state) {
     void* p = allocate();
     *static_cast<int*>(p) = 1;  // a real object is written where it is made
-    while (!ring->try_push(p)) {
-    }
+    while (!ring->try_push(p)) std::this_thread::yield();
   }
   stop.store(true, std::memory_order_release);
   consumer.join();

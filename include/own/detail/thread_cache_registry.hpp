@@ -11,18 +11,18 @@
 //    to the depot and the cache stays in the pool's registry, for the next new thread to adopt; if
 //    not, the thread deletes it.
 //  - Pool destruction (cache_registry::detach_all): the pool forgets each cache's blocks (their
-//    chunks are going), takes back its magazines, and deletes the caches of exited threads; live threads delete theirs at exit,
-//    or earlier when they next register with some pool (drop_dead), so a long-lived thread that uses
-//    many short-lived pools does not accumulate them.
+//    chunks are going), takes back its magazines, and deletes the caches of exited threads; live
+//    threads delete theirs at exit, or earlier when they next register with some pool (drop_dead),
+//    so a long-lived thread that uses many short-lived pools does not accumulate them.
 // The pool-side lock order is registry mutex, then cache mutex, then depot mutex; a thread takes a
 // cache mutex and then the depot mutex; no path takes them in another order.
 #pragma once
 
 #include <algorithm>
-#include <iterator>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
