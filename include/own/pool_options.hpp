@@ -28,7 +28,7 @@ struct pool_options {
   // alignof(std::max_align_t).
   std::size_t alignment = 0;
   // concurrent pools: blocks per thread-cache magazine (a thread keeps at most two); 0: chosen from
-  // the block size (64 for small blocks, fewer for large ones).
+  // the block size (256 for blocks up to 256 bytes, then fewer: 64 KiB per magazine).
   std::size_t thread_cache_blocks = 0;
   const char* name = nullptr;  // shown in checked-mode reports; not copied, must outlive the pool
 };

@@ -51,13 +51,16 @@ class alignas(64) thread_cache {
       swap_magazines();
       return;
     }
-    loaded_count_.store(depot_.refill(loaded_), std::memory_order_relaxed);
+    const std::size_t n = depot_.refill(loaded_);
+    loaded_->prefetch(n);
+    loaded_count_.store(n, std::memory_order_relaxed);
   }
 
   // Owner thread, loaded full: empties it, parking a full previous magazine in the depot.
   void make_room() noexcept {
     if (previous_count_.load(std::memory_order_relaxed) != 0) {
       depot_.park(previous_);
+      previous_->prefetch(capacity_);
       previous_count_.store(0, std::memory_order_relaxed);
     }
     swap_magazines();
