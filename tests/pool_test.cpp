@@ -361,6 +361,30 @@ TEST(pool_death, block_of_another_pool) {
   first.deallocate(a);
 }
 
+TEST(pool_death, write_after_free_that_corrupts_the_free_list) {
+  own::pool pool(32);
+  void* a = pool.allocate();
+  void* b = pool.allocate();
+  pool.deallocate(a);
+  *static_cast<void**>(a) = b;  // the free list now leads to b, which is in use
+  EXPECT_DEATH(
+      {
+        static_cast<void>(pool.allocate());
+        static_cast<void>(pool.allocate());
+      },
+      misuse_pattern("own::pool", "", &pool, "free list corrupted", b));
+  long local = 0;
+  *static_cast<void**>(a) = &local;  // ... or out of the pool
+  EXPECT_DEATH(
+      {
+        static_cast<void>(pool.allocate());
+        static_cast<void>(pool.allocate());
+      },
+      misuse_pattern("own::pool", "", &pool, "free list corrupted", &local));
+  *static_cast<void**>(a) = nullptr;
+  pool.deallocate(b);
+}
+
 TEST(pool_death, destroyed_with_blocks_in_use_reports_how_many) {
   EXPECT_DEATH(
       {

@@ -117,12 +117,16 @@ class chunk_store {
     next_blocks_ = first_blocks_;
   }
 
-  // Checked mode: records that `block` is handed out / checks and records that it comes back.
-  // Without OWN_CHECKED both do nothing.
+  // Checked mode: check and record that `block` is handed out / comes back. Without OWN_CHECKED
+  // both do nothing.
+  // A block about to be handed out that is not free means the free list was overwritten, most
+  // likely by a write to a block after it was freed.
   void on_allocate([[maybe_unused]] void* block) noexcept {
 #ifdef OWN_CHECKED
     const slot s = locate(block);
-    s.word->fetch_or(s.bit, std::memory_order_relaxed);
+    if (!s.word || (s.word->fetch_or(s.bit, std::memory_order_relaxed) & s.bit)) {
+      misuse("free list corrupted (a block written after it was freed?), next block", block);
+    }
 #endif
   }
   void on_deallocate([[maybe_unused]] void* block) noexcept {
