@@ -152,9 +152,11 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
     depot_.put_one(block);
   }
 
+  // Every call reads id_; the registry and the depot are written on slow paths only, and each on a
+  // line of its own, so that those writes never evict id_ from other threads' caches.
   const std::uint64_t id_;
-  detail::cache_registry registry_;
-  alignas(64) detail::pool_depot depot_;  // off the line of id_, which every call reads
+  alignas(64) detail::cache_registry registry_;
+  alignas(64) detail::pool_depot depot_;
 };
 
 }  // namespace own
