@@ -249,6 +249,8 @@ TEST(concurrent_pool, a_new_pool_at_a_dead_pools_address_gets_a_fresh_cache) {
   pool->deallocate(block);
 }
 
+// The thread's exit (handing its cache back) races with the pool's destruction; ASan and TSan check
+// that neither side touches what the other freed.
 TEST(concurrent_pool, thread_exits_while_its_pool_is_destroyed) {
   for (int round = 0; round < 20; ++round) {
     std::optional<own::concurrent_pool> pool(std::in_place, 32);
