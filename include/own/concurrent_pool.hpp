@@ -69,11 +69,10 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // throws (on a thread's first use, for its magazines; or for a new chunk) or std::bad_alloc, and
   // then changes nothing.
   [[nodiscard]] void* allocate() {
-    if (detail::thread_cache* cache = detail::find_thread_cache(id_)) {
-      if (void* block = cache->pop()) {
-        depot_.chunks().on_allocate(block);
-        return block;
-      }
+    void* block;
+    if (detail::thread_cache* cache = detail::find_thread_cache(id_); cache && cache->pop(block)) {
+      depot_.chunks().on_allocate(block);
+      return block;
     }
     return allocate_slow();
   }
@@ -121,12 +120,11 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
 
  private:
   OWN_NOINLINE void* allocate_slow() {
-    void* block;
+    void* block = nullptr;
     if (detail::thread_cache* cache = registry_.this_thread()) {
-      block = cache->pop();
-      if (!block) {
+      if (!cache->pop(block)) {
         cache->refill();
-        block = cache->pop();
+        cache->pop(block);
       }
     } else {  // an exiting thread: no cache any more
       block = depot_.take_one();

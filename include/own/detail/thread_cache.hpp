@@ -28,12 +28,14 @@ class alignas(64) thread_cache {
   thread_cache(const thread_cache&) = delete;
   thread_cache& operator=(const thread_cache&) = delete;
 
-  // Owner thread. A cached block, or nullptr if loaded is empty.
-  void* pop() noexcept {
+  // Owner thread. Takes a cached block; false (and nothing done) if loaded is empty. (A bool rather
+  // than a null block: the caller then tests the count it has, not the block it must wait for.)
+  bool pop(void*& block) noexcept {
     const std::size_t n = loaded_count_.load(std::memory_order_relaxed);
-    if (n == 0) return nullptr;
+    if (n == 0) return false;
     loaded_count_.store(n - 1, std::memory_order_relaxed);
-    return loaded_->slots()[n - 1];
+    block = loaded_->slots()[n - 1];
+    return true;
   }
 
   // Owner thread. False (and nothing done) if loaded is full.
