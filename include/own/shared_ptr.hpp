@@ -319,11 +319,13 @@ class shared_ptr {
   friend class weak_ptr;
   friend struct detail::shared_access;
 
-  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner.
+  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
+  // an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
+  // array type", so the elements of a shared_ptr<U[]> stay unowned as far as they can tell.
   template <class Y>
   void enable_shared_from_this_hook(Y* p) noexcept {
     using target = typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type;
-    if constexpr (!std::is_void_v<target>) {
+    if constexpr (!std::is_void_v<target> && !std::is_array_v<T>) {
       if (p != nullptr) {
         const enable_shared_from_this<target>* base = p;
         if (base->weak_this_.expired()) base->weak_this_.assign(const_cast<target*>(static_cast<const target*>(p)), block_);
