@@ -1211,7 +1211,27 @@ struct for_overwrite {
     t("blocks ", log.blocks_in_use());
   }
 };
-TYPED_TEST(Conformance, ForOverwrite) { expect_same_as_std<for_overwrite, TypeParam>(); }
+// libstdc++ 12 destroys _for_overwrite arrays in construction order (std::destroy_n), against "the
+// initialized elements are destroyed in the reverse order of their original construction": the
+// standard's transcript is written out.
+TYPED_TEST(Conformance, ForOverwrite) {
+  if (std::is_same_v<TypeParam, std_api>) GTEST_SKIP() << "libstdc++ 12 destroys these arrays in construction order";
+  transcript got;
+  g_next_element = 0;
+  g_log = &got;
+  for_overwrite<TypeParam>::run(got);
+  g_log = nullptr;
+  const std::vector<std::string> standard = {
+      "construct obj 0", "construct element 0", "construct element 1", "construct element 2", "construct element 3",
+      "construct element 4", "construct element 5", "made: 0 1 5 use_count 1",
+      "destroy element 5", "destroy element 4", "destroy element 3", "destroy element 2",
+      "destroy element 1", "destroy element 0", "destroy obj 0",
+      "allocate", "construct obj 0", "allocate", "construct element 6", "construct element 7",
+      "allocate", "construct element 8", "construct element 9", "allocated: blocks 3",
+      "destroy element 9", "destroy element 8", "deallocate", "destroy element 7", "destroy element 6", "deallocate",
+      "destroy obj 0", "deallocate", "blocks 0"};
+  EXPECT_EQ(got.lines(), standard);
+}
 
 // An element constructor throws: the elements already made are destroyed "in the reverse order of
 // their original construction" ([util.smartptr.shared.create], C++20), the memory goes back, the

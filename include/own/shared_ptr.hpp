@@ -195,8 +195,8 @@ class shared_ptr {
     using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
     block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
-    // Hooked through the unique_ptr's own pointer type (std: as shared_ptr(r.release(), d)), whose
-    // enable_shared_from_this base T may not have.
+    // enable_shared_from_this is looked up on the unique_ptr's pointer type, as std's "equivalent
+    // to shared_ptr(r.release(), d)" does: Y may have the base where T has none.
     pointer p = r.release();
     ptr_ = p;  // the constraint: `pointer` converts to element_type*
     if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(p);

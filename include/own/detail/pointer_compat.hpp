@@ -29,9 +29,10 @@ struct accepts_raw<Y, U[]> : std::is_convertible<Y (*)[], U (*)[]> {};
 template <class Y, class T>
 inline constexpr bool accepts_raw_v = accepts_raw<Y, T>::value;
 
-// Whether `delete p` (`delete[] p`) is well-formed for a T*. Never false for an incomplete class,
-// for which it is well-formed (std then requires completeness of the constructor, as a Mandates),
-// and never formed for one or for void, where compilers warn even in a SFINAE context.
+// Whether `delete p` (`delete[] p`) is well-formed for a T* (std's Constraints). True for an
+// incomplete class, where it is well-formed (std's separate Mandates, that Y be complete, is the
+// deleter's static_assert); false for void. The expression is never formed for either: compilers
+// warn on it even in a SFINAE context, which -Werror turns into an error in a mere trait query.
 template <class T, class = void>
 struct is_complete : std::false_type {};
 template <class T>
