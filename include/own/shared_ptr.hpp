@@ -52,6 +52,9 @@
 
 namespace own {
 
+// Spelled own::bad_weak_ptr as well, as code written against std names it.
+using std::bad_weak_ptr;
+
 template <class T>
 class shared_ptr;
 template <class T>
@@ -178,10 +181,12 @@ class shared_ptr {
   template <class Y, if_compatible<Y> = 0>
   shared_ptr(shared_ptr<Y>&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), block_(std::exchange(r.block_, nullptr)) {}
 
-  // Throws std::bad_weak_ptr if `r` has expired.
+  // Throws std::bad_weak_ptr if `r` has expired. The pointer is converted only once the object is
+  // known to live: converting to a virtual base reads the object.
   template <class Y, if_compatible<Y> = 0>
-  explicit shared_ptr(const weak_ptr<Y>& r) : ptr_(r.ptr_), block_(r.block_) {
+  explicit shared_ptr(const weak_ptr<Y>& r) : block_(r.block_) {
     if (!block_ || !block_->try_add_shared()) throw std::bad_weak_ptr();
+    ptr_ = r.ptr_;
   }
 
   // Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
@@ -196,8 +201,11 @@ class shared_ptr {
     using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
     block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
-    ptr_ = detail::to_raw_pointer(r.release());
-    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(ptr_);
+    // enable_shared_from_this is looked up on the unique_ptr's pointer type, as std's "equivalent
+    // to shared_ptr(r.release(), d)" does: Y may have the base where T has none.
+    pointer p = r.release();
+    ptr_ = p;  // the constraint: `pointer` converts to element_type*
+    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(p);
   }
 
   // From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives
@@ -330,11 +338,13 @@ class shared_ptr {
   friend class weak_ptr;
   friend struct detail::shared_access;
 
-  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner.
+  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
+  // an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
+  // array type", so the elements of a shared_ptr<U[]> stay unowned as far as they can tell.
   template <class Y>
   void enable_shared_from_this_hook(Y* p) noexcept {
     using target = typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type;
-    if constexpr (!std::is_void_v<target>) {
+    if constexpr (!std::is_void_v<target> && !std::is_array_v<T>) {
       if (p != nullptr) {
         const enable_shared_from_this<target>* base = p;
         if (base->weak_this_.expired()) base->weak_this_.assign(const_cast<target*>(static_cast<const target*>(p)), block_);
@@ -805,8 +815,9 @@ struct owner_less<weak_ptr<T>> {
 };
 template <>
 struct owner_less<void> {
+  // Constrained like std's four overloads: only for pairs with owner_before (is_invocable agrees).
   template <class A, class B>
-  bool operator()(const A& a, const B& b) const noexcept {
+  auto operator()(const A& a, const B& b) const noexcept -> decltype(a.owner_before(b)) {
     return a.owner_before(b);
   }
   using is_transparent = void;
