@@ -8,7 +8,10 @@
 #include <own/intrusive_ptr.hpp>
 #include <own/local_shared_ptr.hpp>
 #include <own/managed_ptr.hpp>
+#include <own/multipool.hpp>
 #include <own/object_pool.hpp>
+#include <own/pool.hpp>
+#include <own/concurrent_pool.hpp>
 #include <own/shared_ptr.hpp>
 
 #include <gtest/gtest.h>
@@ -269,6 +272,23 @@ TEST_F(ExceptionSafety, HousedFactoriesAtEveryAllocation) {
   EXPECT_EQ(for_each_failure_point(log, [&] { every_housed_factory(&resource); }), 11);
   // The test allocator gets its memory from operator new too: all 20 fail there.
   EXPECT_NEW_FAILURE_RUNS(21, [&] { every_housed_factory(test_allocator<int>(&log)); });
+}
+
+// With an own pool as the allocator: blocks that fit come from the pool's chunks, the others from
+// its upstream; either may fail. The pool lives in the body, so its chunks are counted too.
+template <class Pool, class... Args>
+int housed_factories_from_a_pool(allocation_log& log, Args... args) {
+  test_resource upstream(&log);
+  return for_each_failure_point(log, [&] {
+    Pool pool(args..., own::pool_options{}, &upstream);
+    every_housed_factory(&pool);
+  });
+}
+
+TEST_F(ExceptionSafety, HousedFactoriesFromPoolsAtEveryAllocation) {
+  EXPECT_GE(housed_factories_from_a_pool<own::pool>(log, std::size_t{64}), 3);
+  EXPECT_GE(housed_factories_from_a_pool<own::concurrent_pool>(log, std::size_t{64}), 3);
+  EXPECT_GE(housed_factories_from_a_pool<own::multipool>(log, std::size_t{256}), 3);
 }
 
 TEST_F(ExceptionSafety, HousedFactoriesAtEveryConstruction) {
