@@ -8,11 +8,15 @@
 // Run:
 //   ./ownership_fuzz fuzz/corpus -max_total_time=60
 //
+// The control blocks come from a counting allocator, from an own::pool (whose chunks come from the
+// same count) or from an object pool's slots.
+//
 // Program encoding: each operation is 3 bytes, [opcode, a, b]; a and b pick slots (mod the slot
-// count). An operation that std or own says throws is run and must throw, leaving the model's
+// count); the opcode is taken mod 25 (see apply()). An operation that std or own says throws is run and must throw, leaving the model's
 // state as the library documents (strong guarantee, or the adopted pointer deleted).
 #include <own/managed_ptr.hpp>
 #include <own/object_pool.hpp>
+#include <own/pool.hpp>
 #include <own/shared_ptr.hpp>
 
 #include <cstddef>
@@ -94,6 +98,25 @@ struct counting_allocator {
   friend bool operator!=(counting_allocator, counting_allocator) noexcept { return false; }
 };
 
+// The own::pool's upstream: chunks counted with the blocks (and failing with them when armed).
+class counting_resource : public std::pmr::memory_resource {
+ public:
+  long chunks = 0;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override {
+    void* p = counting_allocator<std::max_align_t>().allocate((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    ++chunks;
+    (void)align;
+    return p;
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t) override {
+    --chunks;
+    counting_allocator<std::max_align_t>().deallocate(static_cast<std::max_align_t*>(p), bytes / sizeof(std::max_align_t));
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
 // A deleter that is not std's, so adopted pointers have a block of their own kind.
 struct node_deleter {
   void operator()(node* p) const noexcept { delete p; }
@@ -111,6 +134,7 @@ struct object_model {
   bool pool_slot = false; // acquire_shared: its block is the pool's slot, kept out while weak refs last
   bool from_pool = false; // goes back to the pool, not destroyed
   bool owns_block = false; // its block came from counting_allocator
+  bool pool_block = false;  // its block came from the own::pool
 };
 
 struct handle {
@@ -131,7 +155,7 @@ class program {
     }
     clear_all();
     check();
-    FUZZ_CHECK_EQ("blocks left at the end", 0, g_blocks.in_use);
+    FUZZ_CHECK_EQ("blocks left at the end", upstream_chunks(), g_blocks.in_use);
   }
 
   ~program() { clear_all(); }
@@ -139,7 +163,7 @@ class program {
  private:
   // -- operations --------------------------------------------------------------------------------
   void apply(std::uint8_t op, int a, int b) {
-    switch (op % 24) {
+    switch (op % 25) {
       case 0: {  // allocate_shared
         const int id = new_object(true, false, false, true);
         shared_[a] = own::allocate_shared<node>(counting_allocator<node>(), id);
@@ -238,6 +262,16 @@ class program {
       case 20: acquire(a, false); break;
       case 21: acquire(a, true); break;
       case 22: g_blocks.fail_next = true; break;  // the next block allocation throws
+      case 23: {  // allocate_shared from an own::pool (its upstream is the counting resource)
+        const int id = new_object(true, false, false, false);
+        objects_[static_cast<std::size_t>(id)].pool_block = true;
+        if (expect_throw<std::bad_alloc>([&] { shared_[a] = own::allocate_shared<node>(block_pool_.get(), id); })) {
+          objects_[static_cast<std::size_t>(id)].counted = false;  // never made
+          return;
+        }
+        finish_make(id, shared_[a].get(), hs_[a]);
+        break;
+      }
       default: shared_[a].swap(shared_[b]); std::swap(hs_[a], hs_[b]); break;
     }
     g_blocks.fail_next = false;  // an armed failure lasts one operation
@@ -276,6 +310,7 @@ class program {
     objects_[static_cast<std::size_t>(id)].address = address;
     h.object = id;
   }
+  std::size_t upstream_chunks() const { return static_cast<std::size_t>(upstream_.chunks); }
   node* objects_address(handle h) const { return h.object >= 0 ? objects_[static_cast<std::size_t>(h.object)].address : nullptr; }
 
   template <class E, class F>
@@ -314,16 +349,18 @@ class program {
 
   void check() {
     long blocks = 0;
-    std::size_t pool_out = 0;
+    std::size_t pool_out = 0, pool_blocks = 0;
     for (std::size_t id = 0; id < objects_.size(); ++id) {
       const object_model& o = objects_[id];
       const bool live = alive(static_cast<int>(id));
       FUZZ_CHECK_EQ("object alive", live, g_alive[id] == 1);
       const bool block_kept = o.counted && (live || weak_count(static_cast<int>(id)) > 0);
       if (o.owns_block && block_kept) ++blocks;
+      if (o.pool_block && block_kept) ++pool_blocks;
       if (o.from_pool && (live || (o.pool_slot && block_kept))) ++pool_out;
     }
-    FUZZ_CHECK_EQ("control blocks in use", blocks, g_blocks.in_use);
+    FUZZ_CHECK_EQ("control blocks in use", blocks + static_cast<long>(upstream_chunks()), g_blocks.in_use);
+    FUZZ_CHECK_EQ("own::pool blocks in use", pool_blocks, block_pool_->statistics().blocks_in_use);
     FUZZ_CHECK_EQ("pool objects out", pool_out, pool_->capacity() - pool_->available());
     FUZZ_CHECK_EQ("pool capacity", pool_capacity, pool_->capacity());
     for (int i = 0; i < slots; ++i) {
@@ -353,7 +390,9 @@ class program {
 
   std::size_t step_ = 0;
   std::vector<object_model> objects_;
-  // Declared before the handles, so destroyed after them: nothing is out when it goes.
+  // Declared before the handles, so destroyed after them: nothing is out when they go.
+  counting_resource upstream_;
+  std::unique_ptr<own::pool> block_pool_ = std::make_unique<own::pool>(64, own::pool_options{}, &upstream_);
   std::unique_ptr<own::object_pool<node>> pool_ = std::make_unique<own::object_pool<node>>(
       pool_capacity, own::fixed_capacity, [](void* where) { ::new (where) node(-1); }, [](node& n) { pool_reset(n); });
   own::shared_ptr<node> shared_[slots];
