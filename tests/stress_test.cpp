@@ -317,10 +317,18 @@ TEST(ObjectPoolStress, ConcurrentPoolUsedAndReturnedOnBothThreads) {
           ++got;
         }
         barrier.arrive_and_wait();
+        // Drops the other thread's objects while acquiring fresh ones, so that a slot one thread
+        // pushes is popped by the other at once (the free list's hand-off, seen by TSan).
         handoff& in = outbox[static_cast<std::size_t>((me + 1) % threads)];
-        for (auto& m : in.managed) bad += m->value() != (me + 1) % threads;
+        for (auto& m : in.managed) {
+          bad += m->value() != (me + 1) % threads;
+          m.reset();
+          own::managed_ptr<tracked> fresh = pool.acquire();
+          fresh->set_value(me);
+          ++got;
+        }
         for (auto& s : in.shared) bad += s->value() != (me + 1) % threads;
-        ops += static_cast<long>(in.managed.size() + in.shared.size() + in.weak.size());
+        ops += static_cast<long>(2 * in.managed.size() + in.shared.size() + in.weak.size());
         in.managed.clear();
         in.shared.clear();
         in.weak.clear();
