@@ -165,10 +165,11 @@ class shared_ptr {
   shared_ptr(const shared_ptr<Y>& r, element_type* p) noexcept : ptr_(p), block_(r.block_) {
     if (block_) block_->add_shared();
   }
+#if __cplusplus >= 202002L
+  // C++20's moving form (in C++17 std has none, and std::move(r) there copies: so does own's).
   template <class Y>
-  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
-    r.ptr_ = nullptr;
-  }
+  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : shared_ptr(std::move(r), p, moving_alias) {}
+#endif
 
   shared_ptr(const shared_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
     if (block_) block_->add_shared();
@@ -280,7 +281,7 @@ class shared_ptr {
   }
   template <class Y>
   void reset(shared_ptr<Y>&& r, element_type* p) noexcept {
-    shared_ptr(std::move(r), p).swap(*this);
+    shared_ptr(std::move(r), p, moving_alias).swap(*this);
   }
 
   element_type* get() const noexcept { return ptr_; }
@@ -337,6 +338,13 @@ class shared_ptr {
   template <class>
   friend class weak_ptr;
   friend struct detail::shared_access;
+
+  struct moving_alias_t {};
+  static constexpr moving_alias_t moving_alias{};
+  template <class Y>
+  shared_ptr(shared_ptr<Y>&& r, element_type* p, moving_alias_t) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
+    r.ptr_ = nullptr;
+  }
 
   // Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
   // an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
@@ -656,20 +664,34 @@ shared_ptr<X[]> make_shared_array_with_alloc(const A& a, std::size_t n) {
 }
 
 // -----------------------------------------------------------------------------------------------
-// Casts: the result shares ownership with `r`; the rvalue forms move `r`'s reference.
+// Casts: the result shares ownership with `r`.
 
 template <class T, class U>
 shared_ptr<T> static_pointer_cast(const shared_ptr<U>& r) noexcept {
   return shared_ptr<T>(r, static_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
 template <class T, class U>
+shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+// An empty result if the cast fails.
+template <class T, class U>
+shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
+  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
+  return shared_ptr<T>();
+}
+
+#if __cplusplus >= 202002L
+// C++20's rvalue forms move `r`'s reference (a failed dynamic cast leaves `r` as it was). C++17 std
+// has none, and there `std::move(r)` picks the copying forms above, as it does for own.
+template <class T, class U>
 shared_ptr<T> static_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = static_cast<typename shared_ptr<T>::element_type*>(r.get());
   return shared_ptr<T>(std::move(r), p);
-}
-template <class T, class U>
-shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
-  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
 template <class T, class U>
 shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
@@ -677,25 +699,16 @@ shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
   return shared_ptr<T>(std::move(r), p);
 }
 template <class T, class U>
-shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
-  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
-}
-template <class T, class U>
 shared_ptr<T> reinterpret_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get());
   return shared_ptr<T>(std::move(r), p);
-}
-// An empty result if the cast fails; then the rvalue form leaves `r` as it was.
-template <class T, class U>
-shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
-  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
-  return shared_ptr<T>();
 }
 template <class T, class U>
 shared_ptr<T> dynamic_pointer_cast(shared_ptr<U>&& r) noexcept {
   if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(std::move(r), p);
   return shared_ptr<T>();
 }
+#endif
 
 // The deleter `p` was created with, if it is a D; else nullptr.
 template <class D, class T>
