@@ -84,6 +84,10 @@ struct shared_access {
   static control_block* block(const shared_ptr<T>& p) noexcept {
     return p.block_;
   }
+  template <class T>
+  static control_block* block(const weak_ptr<T>& p) noexcept {
+    return p.block_;
+  }
   // Points a new object's enable_shared_from_this base, if it has one, at `p`'s block.
   template <class T, class Y>
   static void enable_shared_from_this(shared_ptr<T>& p, Y* raw) noexcept {
@@ -110,13 +114,39 @@ struct shared_from_this_target<Y, std::void_t<decltype(shared_from_this_base(std
   using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
 };
 
+// The observers by owner (control block), not by pointer, that shared_ptr and weak_ptr share.
+template <class Self>
+class owner_observers {
+ public:
+  template <class U>
+  bool owner_before(const shared_ptr<U>& r) const noexcept {
+    return std::less<>()(self(), shared_access::block(r));
+  }
+  template <class U>
+  bool owner_before(const weak_ptr<U>& r) const noexcept {
+    return std::less<>()(self(), shared_access::block(r));
+  }
+  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(self()); }
+  template <class U>
+  bool owner_equal(const shared_ptr<U>& r) const noexcept {
+    return self() == shared_access::block(r);
+  }
+  template <class U>
+  bool owner_equal(const weak_ptr<U>& r) const noexcept {
+    return self() == shared_access::block(r);
+  }
+
+ private:
+  const control_block* self() const noexcept { return shared_access::block(static_cast<const Self&>(*this)); }
+};
+
 }  // namespace detail
 
 // -----------------------------------------------------------------------------------------------
 // shared_ptr
 
 template <class T>
-class shared_ptr {
+class shared_ptr : public detail::owner_observers<shared_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
   template <class Y>
@@ -314,24 +344,6 @@ class shared_ptr {
 #endif
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
 
-  template <class U>
-  bool owner_before(const shared_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  template <class U>
-  bool owner_before(const weak_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(block_); }
-  template <class U>
-  bool owner_equal(const shared_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-  template <class U>
-  bool owner_equal(const weak_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-
  private:
   template <class>
   friend class shared_ptr;
@@ -373,7 +385,7 @@ shared_ptr(std::unique_ptr<T, D>) -> shared_ptr<T>;
 // weak_ptr
 
 template <class T>
-class weak_ptr {
+class weak_ptr : public detail::owner_observers<weak_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
 
@@ -440,24 +452,6 @@ class weak_ptr {
     return shared_ptr<T>();
   }
 
-  template <class U>
-  bool owner_before(const shared_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  template <class U>
-  bool owner_before(const weak_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(block_); }
-  template <class U>
-  bool owner_equal(const shared_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-  template <class U>
-  bool owner_equal(const weak_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-
  private:
   template <class>
   friend class shared_ptr;
@@ -465,6 +459,7 @@ class weak_ptr {
   friend class weak_ptr;
   template <class>
   friend class enable_shared_from_this;
+  friend struct detail::shared_access;
 
   // Y* to T* through a virtual base reads the object, which may be gone: convert only while it lives.
   template <class Y>
