@@ -58,8 +58,14 @@ template <class T>
 class weak_ptr;
 template <class T>
 class enable_shared_from_this;
+template <class T>
+class managed_ptr;
 
 namespace detail {
+
+// Defined in <own/managed_ptr.hpp>.
+template <class T, class Y, class A>
+shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a);
 
 // For own's other smart pointers and pools, which hand references to and from shared_ptr.
 struct shared_access {
@@ -194,6 +200,14 @@ class shared_ptr {
     if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(ptr_);
   }
 
+  // From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives
+  // its control block back: no allocation, no atomic operation. Any other takes one allocation
+  // (from `a`, if given) to house it; if that throws, `r` is unchanged.
+  template <class Y, if_compatible<Y> = 0>
+  shared_ptr(managed_ptr<Y>&& r) : shared_ptr(detail::shared_from_managed<T>(std::move(r), std::allocator<std::byte>())) {}
+  template <class Y, class A, if_compatible<Y> = 0>
+  shared_ptr(managed_ptr<Y>&& r, A a) : shared_ptr(detail::shared_from_managed<T>(std::move(r), a)) {}
+
   ~shared_ptr() {
     if (block_) block_->release_shared();
   }
@@ -218,6 +232,11 @@ class shared_ptr {
   }
   template <class Y, class D, if_unique_convertible<Y, D> = 0>
   shared_ptr& operator=(std::unique_ptr<Y, D>&& r) {
+    shared_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+  template <class Y, if_compatible<Y> = 0>
+  shared_ptr& operator=(managed_ptr<Y>&& r) {
     shared_ptr(std::move(r)).swap(*this);
     return *this;
   }

@@ -1,0 +1,32 @@
+// The control block that houses a managed_ptr's ownership when it becomes a shared_ptr: the
+// managed_ptr's deleter (object, cookie, function) and the allocator the block came from.
+#pragma once
+
+#include <typeinfo>
+
+#include "block_allocation.hpp"
+#include "control_block.hpp"
+#include "ebo_storage.hpp"
+
+namespace own::detail {
+
+template <class Deleter, class A>
+class managed_block final : public control_block, ebo_storage<A, 0> {
+  using allocator_storage = ebo_storage<A, 0>;
+
+ public:
+  managed_block(const Deleter& d, const A& a) noexcept : control_block(&ops), allocator_storage(a), deleter_(d) {}
+
+ private:
+  static managed_block* self(control_block* b) noexcept { return static_cast<managed_block*>(b); }
+  static void dispose(control_block* b) noexcept { self(b)->deleter_(); }
+  static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
+    return type == typeid(Deleter) ? &self(b)->deleter_ : nullptr;
+  }
+  static constexpr control_block_ops ops{&dispose, &destroy, &find_deleter};
+
+  Deleter deleter_;
+};
+
+}  // namespace own::detail

@@ -1,0 +1,316 @@
+// own::managed_ptr: N1851's move-only owning pointer whose manager is not part of its type. One
+// managed_ptr<Base> can hold an object from `new`, from a pool or factory (returned through
+// `reclaim_managed_object(manager, p)`, found by ADL), from a function deleter with a cookie, or
+// from a shared_ptr (holding one reference), and destroys each the right way, as the complete type
+// it was made with. It is the vocabulary type for "I hand you ownership" across interfaces: a
+// function taking managed_ptr<const Item> accepts all of these without templates.
+//
+// Round trips with shared_ptr cost nothing extra: shared_ptr -> managed_ptr takes one reference
+// (a relaxed increment, like a copy), and managed_ptr -> shared_ptr gives the same control block
+// back with no allocation and no atomic operation. make_managed / allocate_managed house the
+// object in a control block, so their results convert to shared_ptr for free as well.
+//
+// sizeof(managed_ptr) is four pointers: the pointer it shows, and its deleter (the original object,
+// the manager or cookie, and the function that disposes of them). No constructor allocates.
+//
+// Usage:
+//
+//   struct item { virtual ~item() = default; int id = 0; };
+//   struct item_pool { std::vector<item*> free; };
+//   void reclaim_managed_object(item_pool* pool, item* p) { pool->free.push_back(p); }
+//
+//   int process(own::managed_ptr<const item> p) { return p->id; }  // takes any owner
+//
+//   item_pool pool;
+//   item pooled;
+//   process(own::managed_ptr<item>(&pooled, &pool));                 // back to the pool after
+//   process(own::make_managed<item>());                              // deleted after
+//   own::shared_ptr<item> shared = own::make_shared<item>();
+//   process(shared);                                                 // one more reference
+//   own::managed_ptr<item> m = shared;
+//   own::shared_ptr<item> again = std::move(m);                      // the same control block
+//   assert(pool.free.size() == 1 && again.owner_equal(shared) && shared.use_count() == 2);
+//
+// Note: the (p, cookie, function) form stores `void (*)(Y*, C*)` as `void (*)(void*, void*)` and
+// calls it so, as N1851 and BDE do; that relies on object pointers being passed alike, which holds
+// on every ABI own supports (a sanitizer that checks function types, such as clang's
+// -fsanitize=function, reports it).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "detail/checked.hpp"
+#include "detail/managed_block.hpp"
+#include "shared_ptr.hpp"
+
+namespace own {
+
+// How a managed_ptr disposes of its object: `function(object, cookie)`. Returned by
+// managed_ptr::release() so ownership can be resumed or ended later.
+class managed_ptr_deleter {
+ public:
+  using function_type = void (*)(void* object, void* cookie);
+
+  constexpr managed_ptr_deleter() noexcept = default;
+  constexpr managed_ptr_deleter(void* object, void* cookie, function_type function) noexcept
+      : object_(object), cookie_(cookie), function_(function) {}
+
+  void* object() const noexcept { return object_; }
+  void* cookie() const noexcept { return cookie_; }
+  function_type function() const noexcept { return function_; }
+
+  // Disposes of the object (nothing if there is no function).
+  void operator()() const noexcept {
+    if (function_) function_(object_, cookie_);
+  }
+
+ private:
+  void* object_ = nullptr;
+  void* cookie_ = nullptr;
+  function_type function_ = nullptr;
+};
+
+namespace detail {
+
+template <class Y>
+void* erase_object(Y* p) noexcept {
+  return const_cast<void*>(static_cast<const volatile void*>(p));
+}
+
+template <class Y>
+void delete_object(void* object, void*) noexcept {
+  delete static_cast<Y*>(object);
+}
+
+template <class Y, class M>
+void reclaim_object(void* object, void* manager) noexcept {
+  reclaim_managed_object(static_cast<M*>(manager), static_cast<Y*>(object));
+}
+
+// The function of a managed_ptr that holds a reference on a shared_ptr's control block (the cookie).
+inline void release_shared_reference(void*, void* block) noexcept { static_cast<control_block*>(block)->release_shared(); }
+
+struct managed_access;
+
+}  // namespace detail
+
+template <class T>
+class managed_ptr {
+  template <class Y>
+  using if_convertible = std::enable_if_t<std::is_convertible_v<Y*, T*>, int>;
+
+ public:
+  using element_type = T;
+
+  // Empty.
+  constexpr managed_ptr() noexcept = default;
+  constexpr managed_ptr(std::nullptr_t) noexcept {}
+
+  // Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed).
+  template <class Y, if_convertible<Y> = 0>
+  explicit managed_ptr(Y* p) noexcept : ptr_(p), deleter_(detail::erase_object(p), nullptr, p ? &detail::delete_object<Y> : nullptr) {}
+
+  // Owns `p` for the manager `m`: disposed of by `reclaim_managed_object(m, p)`, found by ADL.
+  template <class Y, class M, if_convertible<Y> = 0>
+  managed_ptr(Y* p, M* m) noexcept
+      : ptr_(p), deleter_(detail::erase_object(p), detail::erase_object(m), p ? &detail::reclaim_object<Y, M> : nullptr) {}
+
+  // Owns `p`, disposed of by `deleter(p, cookie)`.
+  template <class Y, class C, if_convertible<Y> = 0>
+  managed_ptr(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept
+      : ptr_(p),
+        deleter_(detail::erase_object(p), detail::erase_object(cookie),
+                 p ? reinterpret_cast<managed_ptr_deleter::function_type>(deleter) : nullptr) {}
+
+  // Resumes ownership given up by release().
+  managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept : ptr_(p), deleter_(deleter) {}
+
+  managed_ptr(managed_ptr&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), deleter_(std::exchange(r.deleter_, {})) {}
+  template <class Y, if_convertible<Y> = 0>
+  managed_ptr(managed_ptr<Y>&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), deleter_(std::exchange(r.deleter_, {})) {}
+
+  // Aliasing: shows `p` (usually part of r's object) and owns r's object.
+  // Precondition: `r` is not empty, or `p` is null (checked in OWN_CHECKED mode).
+  template <class Y>
+  managed_ptr(managed_ptr<Y>&& r, T* p) noexcept : ptr_(p), deleter_(std::exchange(r.deleter_, {})) {
+    OWN_CHECK(deleter_.function() != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
+    r.ptr_ = nullptr;
+  }
+
+  template <class Y, if_convertible<Y> = 0>
+  managed_ptr(std::unique_ptr<Y>&& r) noexcept : managed_ptr(r.release()) {}
+
+  // Shares ownership with `r`: one reference, no allocation.
+  template <class Y, if_convertible<Y> = 0>
+  managed_ptr(const shared_ptr<Y>& r) noexcept : managed_ptr(shared_ptr<Y>(r)) {}
+  template <class Y, if_convertible<Y> = 0>
+  managed_ptr(shared_ptr<Y>&& r) noexcept : ptr_(r.get()) {
+    if (detail::control_block* block = detail::shared_access::detach(r)) {
+      deleter_ = managed_ptr_deleter(detail::erase_object(ptr_), block, &detail::release_shared_reference);
+    }
+  }
+
+  managed_ptr(const managed_ptr&) = delete;
+  managed_ptr& operator=(const managed_ptr&) = delete;
+
+  ~managed_ptr() { deleter_(); }
+
+  managed_ptr& operator=(managed_ptr&& r) noexcept {
+    managed_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+  template <class Y, if_convertible<Y> = 0>
+  managed_ptr& operator=(managed_ptr<Y>&& r) noexcept {
+    managed_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+  managed_ptr& operator=(std::nullptr_t) noexcept {
+    reset();
+    return *this;
+  }
+  template <class Y, if_convertible<Y> = 0>
+  managed_ptr& operator=(std::unique_ptr<Y>&& r) noexcept {
+    managed_ptr(std::move(r)).swap(*this);
+    return *this;
+  }
+
+  // Each reset(args...) is managed_ptr(args...).swap(*this): the old object goes last.
+  void reset() noexcept { managed_ptr().swap(*this); }
+  template <class Y, if_convertible<Y> = 0>
+  void reset(Y* p) noexcept {
+    managed_ptr(p).swap(*this);
+  }
+  template <class Y, class M, if_convertible<Y> = 0>
+  void reset(Y* p, M* m) noexcept {
+    managed_ptr(p, m).swap(*this);
+  }
+  template <class Y, class C, if_convertible<Y> = 0>
+  void reset(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept {
+    managed_ptr(p, cookie, deleter).swap(*this);
+  }
+  template <class Y>
+  void reset(managed_ptr<Y>&& r, T* p) noexcept {
+    managed_ptr(std::move(r), p).swap(*this);
+  }
+
+  void swap(managed_ptr& r) noexcept {
+    std::swap(ptr_, r.ptr_);
+    std::swap(deleter_, r.deleter_);
+  }
+
+  // Gives up ownership without destroying: the pointer, and the deleter that disposes of the
+  // object later (call it, or pass both to managed_ptr(p, deleter)). The manager is kept.
+  std::pair<T*, managed_ptr_deleter> release() noexcept {
+    return {std::exchange(ptr_, nullptr), std::exchange(deleter_, {})};
+  }
+
+  T* get() const noexcept { return ptr_; }
+  const managed_ptr_deleter& get_deleter() const noexcept { return deleter_; }
+  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+
+  // Precondition: get() != nullptr (checked in OWN_CHECKED mode).
+  template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+  U& operator*() const noexcept {
+    OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::managed_ptr");
+    return *ptr_;
+  }
+  T* operator->() const noexcept {
+    OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::managed_ptr (operator->)");
+    return ptr_;
+  }
+
+ private:
+  template <class>
+  friend class managed_ptr;
+  friend struct detail::managed_access;
+
+  T* ptr_ = nullptr;
+  managed_ptr_deleter deleter_;
+};
+
+template <class T>
+void swap(managed_ptr<T>& a, managed_ptr<T>& b) noexcept {
+  a.swap(b);
+}
+
+template <class T, class U>
+bool operator==(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return a.get() == b.get();
+}
+template <class T>
+bool operator==(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return !a;
+}
+#if __cplusplus < 202002L
+template <class T, class U>
+bool operator!=(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return a.get() != b.get();
+}
+template <class T>
+bool operator!=(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return static_cast<bool>(a);
+}
+template <class T>
+bool operator==(std::nullptr_t, const managed_ptr<T>& a) noexcept {
+  return !a;
+}
+template <class T>
+bool operator!=(std::nullptr_t, const managed_ptr<T>& a) noexcept {
+  return static_cast<bool>(a);
+}
+#endif
+
+// An object housed in a control block with its counts: one allocation, and a free conversion to
+// shared_ptr. Throws what the allocation or T's constructor throws; then nothing is left behind.
+template <class T, class... Args>
+managed_ptr<T> make_managed(Args&&... args) {
+  return own::make_shared<T>(std::forward<Args>(args)...);
+}
+// As make_managed, with the memory from `a` (an Allocator, a std::pmr::memory_resource* or an own
+// pool pointer) and back to it.
+template <class T, class A, class... Args>
+managed_ptr<T> allocate_managed(const A& a, Args&&... args) {
+  return own::allocate_shared<T>(a, std::forward<Args>(args)...);
+}
+
+namespace detail {
+
+struct managed_access {
+  template <class T>
+  static const managed_ptr_deleter& deleter(const managed_ptr<T>& p) noexcept {
+    return p.deleter_;
+  }
+  // Empties `p` without disposing of its object, whose ownership passes to the caller.
+  template <class T>
+  static void detach(managed_ptr<T>& p) noexcept {
+    p.release();
+  }
+};
+
+}  // namespace detail
+
+namespace detail {
+
+// shared_ptr's constructors from managed_ptr (see <own/shared_ptr.hpp>).
+template <class T, class Y, class A>
+shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
+  const managed_ptr_deleter& d = managed_access::deleter(r);
+  control_block* block = nullptr;
+  if (d.function() == &release_shared_reference) {
+    block = static_cast<control_block*>(d.cookie());
+  } else if (d.function() != nullptr) {
+    using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
+    auto&& alloc = adapt_allocator(a);
+    block = new_block<housing>(alloc, d, alloc);
+  }
+  typename shared_ptr<T>::element_type* p = r.get();
+  managed_access::detach(r);
+  return shared_access::adopt<T>(p, block);
+}
+
+}  // namespace detail
+
+}  // namespace own

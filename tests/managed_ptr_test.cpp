@@ -1,0 +1,393 @@
+// Tests of <own/managed_ptr.hpp>: every owner kind, release and resume, aliasing, and the
+// conversions to and from shared_ptr, with allocations and references counted.
+#include <own/managed_ptr.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cassert>
+#include <memory_resource>
+#include <thread>
+#include <vector>
+
+#include "test_allocator.hpp"
+#include "tracked.hpp"
+
+using own_test::allocation_log;
+using own_test::test_allocator;
+using own_test::tracked;
+
+// ---------------------------------------------------------------------------------------------
+// The header's usage example, as written there (at namespace scope, for ADL).
+
+namespace usage {
+struct item {
+  virtual ~item() = default;
+  int id = 0;
+};
+struct item_pool {
+  std::vector<item*> free;
+};
+void reclaim_managed_object(item_pool* pool, item* p) { pool->free.push_back(p); }
+
+int process(own::managed_ptr<const item> p) { return p->id; }  // takes any owner
+
+void run() {
+  item_pool pool;
+  item pooled;
+  process(own::managed_ptr<item>(&pooled, &pool));  // back to the pool after
+  process(own::make_managed<item>());               // deleted after
+  own::shared_ptr<item> shared = own::make_shared<item>();
+  process(shared);  // one more reference
+  own::managed_ptr<item> m = shared;
+  own::shared_ptr<item> again = std::move(m);  // the same control block
+  assert(pool.free.size() == 1 && again.owner_equal(shared) && shared.use_count() == 2);
+  EXPECT_EQ(pool.free.size(), 1u);
+  EXPECT_EQ(pool.free[0], &pooled);
+  EXPECT_TRUE(again.owner_equal(shared));
+  EXPECT_EQ(shared.use_count(), 2);
+}
+}  // namespace usage
+
+namespace {
+
+TEST(ManagedPtrUsage, HeaderExampleRuns) { usage::run(); }
+
+// ---------------------------------------------------------------------------------------------
+
+struct base {
+  int b = 1;
+};  // no virtual destructor
+struct derived : base {
+  tracked t{7};
+};
+
+// A manager that takes objects back; found by ADL through its namespace.
+}  // namespace
+namespace managers {
+struct recycler {
+  std::vector<own_test::tracked*> returned;
+};
+inline void reclaim_managed_object(recycler* r, own_test::tracked* p) { r->returned.push_back(p); }
+}  // namespace managers
+namespace {
+
+TEST(ManagedPtr, LayoutAndNoexcept) {
+  static_assert(sizeof(own::managed_ptr<int>) <= 4 * sizeof(void*));
+  static_assert(std::is_nothrow_default_constructible_v<own::managed_ptr<int>>);
+  static_assert(std::is_nothrow_move_constructible_v<own::managed_ptr<int>>);
+  static_assert(std::is_nothrow_move_assignable_v<own::managed_ptr<int>>);
+  static_assert(!std::is_copy_constructible_v<own::managed_ptr<int>>);
+  static_assert(!std::is_copy_assignable_v<own::managed_ptr<int>>);
+  static_assert(std::is_nothrow_constructible_v<own::managed_ptr<base>, own::managed_ptr<derived>&&>);
+  static_assert(std::is_nothrow_constructible_v<own::managed_ptr<int>, int*>);
+  static_assert(!std::is_convertible_v<int*, own::managed_ptr<int>>);  // explicit, like unique_ptr
+  static_assert(std::is_convertible_v<own::shared_ptr<int>, own::managed_ptr<const int>>);
+  static_assert(std::is_convertible_v<own::managed_ptr<int>&&, own::shared_ptr<const int>>);
+  static_assert(!std::is_constructible_v<own::managed_ptr<derived>, own::managed_ptr<base>&&>);
+  own::managed_ptr<int> p;
+  static_assert(noexcept(p.reset()));
+  static_assert(noexcept(p.release()));
+  static_assert(noexcept(p.swap(p)));
+}
+
+TEST(ManagedPtr, EmptyStates) {
+  own::managed_ptr<int> a;
+  own::managed_ptr<int> b(nullptr);
+  EXPECT_FALSE(a);
+  EXPECT_EQ(b.get(), nullptr);
+  EXPECT_TRUE(a == nullptr);
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(a.get_deleter().function(), nullptr);
+}
+
+TEST(ManagedPtr, NewedObjectDeletedAsItsCompleteType) {
+  {
+    own::managed_ptr<base> p(new derived);
+    EXPECT_EQ(tracked::live(), 1);
+    EXPECT_EQ(p->b, 1);
+  }
+  EXPECT_EQ(tracked::live(), 0);  // derived's member destroyed although base has no virtual destructor
+  own::managed_ptr<int> null_raw(static_cast<int*>(nullptr));
+  EXPECT_FALSE(null_raw);
+}
+
+TEST(ManagedPtr, ManagerGetsTheObjectBackThroughAdl) {
+  managers::recycler recycler;
+  tracked object(3);
+  {
+    own::managed_ptr<const tracked> p(&object, &recycler);
+    EXPECT_EQ(p->value(), 3);
+    EXPECT_TRUE(recycler.returned.empty());
+  }
+  ASSERT_EQ(recycler.returned.size(), 1u);
+  EXPECT_EQ(recycler.returned[0], &object);
+}
+
+void free_with_cookie(tracked* p, int* cookie) {
+  ++*cookie;
+  delete p;
+}
+
+TEST(ManagedPtr, FunctionDeleterWithCookie) {
+  int calls = 0;
+  {
+    own::managed_ptr<tracked> p(new tracked(4), &calls, &free_with_cookie);
+    EXPECT_EQ(p->value(), 4);
+  }
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(ManagedPtr, ConvertingMoveAndUniquePtr) {
+  own::managed_ptr<derived> d(new derived);
+  own::managed_ptr<base> b = std::move(d);
+  EXPECT_FALSE(d);
+  EXPECT_TRUE(b);
+  own::managed_ptr<const base> cb;
+  cb = std::move(b);
+  EXPECT_FALSE(b);
+  own::managed_ptr<base> u = std::unique_ptr<derived>(new derived);
+  EXPECT_EQ(tracked::live(), 2);
+  u = std::unique_ptr<derived>(new derived);
+  EXPECT_EQ(tracked::live(), 2);
+  cb = nullptr;
+  u.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(ManagedPtr, AliasingDestroysTheOwnerNotTheAlias) {
+  struct pair {
+    tracked first{1};
+    tracked second{2};
+  };
+  own::managed_ptr<pair> whole(new pair);
+  tracked* first = &whole->first;
+  tracked* second = &whole->second;
+  own::managed_ptr<tracked> part(std::move(whole), second);
+  EXPECT_FALSE(whole);
+  EXPECT_EQ(part->value(), 2);
+  EXPECT_EQ(tracked::live(), 2);
+  own::managed_ptr<tracked> other;
+  other.reset(std::move(part), first);
+  EXPECT_EQ(other->value(), 1);
+  other.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(ManagedPtr, ResetForms) {
+  own::managed_ptr<tracked> p;
+  p.reset(new tracked(1));
+  managers::recycler recycler;
+  tracked pooled(2);
+  p.reset(&pooled, &recycler);
+  EXPECT_EQ(tracked::live(), 1);  // the newed one is gone; `pooled` lives on the stack
+  int calls = 0;
+  p.reset(new tracked(3), &calls, &free_with_cookie);
+  EXPECT_EQ(recycler.returned.size(), 1u);
+  p.reset();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(tracked::live(), 1);
+}
+
+TEST(ManagedPtr, SwapGetDereference) {
+  own::managed_ptr<tracked> a(new tracked(1));
+  own::managed_ptr<tracked> b(new tracked(2));
+  swap(a, b);
+  EXPECT_EQ(a->value(), 2);
+  EXPECT_EQ((*b).value(), 1);
+  a.swap(b);
+  EXPECT_EQ(a.get()->value(), 1);
+  EXPECT_TRUE(a != b);
+}
+
+TEST(ManagedPtr, ReleaseKeepsTheManagerForLater) {
+  managers::recycler recycler;
+  tracked pooled(5);
+  own::managed_ptr<tracked> p(&pooled, &recycler);
+  auto [raw, deleter] = p.release();
+  EXPECT_FALSE(p);
+  EXPECT_EQ(raw, &pooled);
+  EXPECT_TRUE(recycler.returned.empty());
+  {
+    own::managed_ptr<tracked> resumed(raw, deleter);  // ownership resumed
+    EXPECT_EQ(resumed->value(), 5);
+  }
+  ASSERT_EQ(recycler.returned.size(), 1u);  // returned to its pool, not deleted
+  auto [raw2, deleter2] = own::managed_ptr<tracked>(new tracked(6)).release();
+  EXPECT_EQ(tracked::live(), 2);
+  deleter2();  // or disposed of directly
+  EXPECT_EQ(tracked::live(), 1);
+  (void)raw2;
+}
+
+TEST(ManagedPtr, MakeAndAllocateManaged) {
+  auto p = own::make_managed<tracked>(9);
+  EXPECT_EQ(p->value(), 9);
+  allocation_log log;
+  {
+    auto a = own::allocate_managed<tracked>(test_allocator<tracked>(&log), 10);
+    EXPECT_EQ(log.blocks_in_use(), 1);
+    EXPECT_EQ(a->value(), 10);
+    own_test::test_resource resource(&log);
+    auto r = own::allocate_managed<tracked>(&resource, 11);
+    EXPECT_EQ(log.blocks_in_use(), 2);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  int runs = own_test::for_each_failure_point(log, [&] { auto q = own::allocate_managed<tracked>(test_allocator<tracked>(&log), 1); });
+  EXPECT_EQ(runs, 2);
+  runs = own_test::for_each_throwing_construction(log, [&] { auto q = own::allocate_managed<tracked>(test_allocator<tracked>(&log), 1); });
+  EXPECT_EQ(runs, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions with shared_ptr
+
+int use_count_seen(own::managed_ptr<const tracked> p) { return p ? p->value() : -1; }
+
+TEST(ManagedPtrConversion, SharedToManagedTakesOneReferenceAndNoAllocation) {
+  allocation_log log;
+  auto shared = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 12);
+  const long allocations = log.allocations;
+  {
+    own::managed_ptr<const tracked> m = shared;
+    EXPECT_EQ(shared.use_count(), 2);
+    EXPECT_EQ(m.get(), shared.get());
+    EXPECT_EQ(log.allocations, allocations);
+  }
+  EXPECT_EQ(shared.use_count(), 1);
+  EXPECT_EQ(use_count_seen(shared), 12);  // the implicit conversion at a call
+  own::managed_ptr<tracked> moved = std::move(shared);  // moving takes the reference over
+  EXPECT_FALSE(shared);
+  EXPECT_EQ(log.allocations, allocations);
+  moved.reset();
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(ManagedPtrConversion, RoundTripRecoversTheControlBlock) {
+  allocation_log log;
+  auto shared = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 13);
+  own::weak_ptr<tracked> weak = shared;
+  const long allocations = log.allocations;
+  own::managed_ptr<tracked> m = shared;
+  own::shared_ptr<tracked> back = std::move(m);
+  EXPECT_FALSE(m);
+  EXPECT_EQ(log.allocations, allocations);  // no allocation
+  EXPECT_TRUE(back.owner_equal(shared));    // same owner
+  EXPECT_TRUE(back.owner_equal(weak));
+  EXPECT_EQ(back.use_count(), 2);           // exactly as one copy
+  EXPECT_EQ(back.get(), shared.get());
+  own::shared_ptr<tracked> assigned;
+  own::managed_ptr<tracked> m2 = std::move(back);
+  assigned = std::move(m2);
+  EXPECT_EQ(assigned.use_count(), 2);
+  shared.reset();
+  assigned.reset();
+  EXPECT_TRUE(weak.expired());
+  weak.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(ManagedPtrConversion, AliasesSurviveBothWays) {
+  auto whole = own::make_shared<std::pair<tracked, tracked>>(tracked(1), tracked(2));
+  own::shared_ptr<tracked> second(whole, &whole->second);
+  own::managed_ptr<const tracked> m = second;
+  EXPECT_EQ(m->value(), 2);
+  own::shared_ptr<const tracked> back = std::move(m);
+  EXPECT_EQ(back.get(), &whole->second);
+  EXPECT_TRUE(back.owner_equal(whole));
+
+  own::managed_ptr<std::pair<tracked, tracked>> owner(new std::pair<tracked, tracked>(tracked(3), tracked(4)));
+  tracked* first = &owner->first;
+  own::managed_ptr<tracked> alias(std::move(owner), first);
+  own::shared_ptr<tracked> housed = std::move(alias);
+  EXPECT_EQ(housed->value(), 3);
+  EXPECT_EQ(tracked::live(), 4);
+  housed.reset();
+  EXPECT_EQ(tracked::live(), 2);  // the whole pair went, through its original owner
+}
+
+TEST(ManagedPtrConversion, OtherOwnersAreHousedInOneAllocationFromTheAllocator) {
+  allocation_log log;
+  managers::recycler recycler;
+  tracked pooled(8);
+  {
+    own::managed_ptr<tracked> m(&pooled, &recycler);
+    own::shared_ptr<tracked> s(std::move(m), test_allocator<int>(&log));
+    EXPECT_EQ(log.allocations, 1);
+    EXPECT_EQ(s.use_count(), 1);
+    EXPECT_EQ(s.get(), &pooled);
+    auto* d = own::get_deleter<own::managed_ptr_deleter>(s);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->cookie(), &recycler);
+    own::shared_ptr<tracked> copy = s;
+    s.reset();
+    EXPECT_TRUE(recycler.returned.empty());
+  }
+  ASSERT_EQ(recycler.returned.size(), 1u);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  own::shared_ptr<tracked> empty = own::managed_ptr<tracked>();
+  EXPECT_EQ(empty.use_count(), 0);
+}
+
+TEST(ManagedPtrConversion, HousingFailureLeavesTheManagedPtrOwning) {
+  allocation_log log;
+  own::managed_ptr<tracked> m(new tracked(1));
+  tracked* raw = m.get();
+  log.throw_at = log.attempts + 1;
+  EXPECT_THROW((own::shared_ptr<tracked>(std::move(m), test_allocator<int>(&log))), std::bad_alloc);
+  EXPECT_EQ(m.get(), raw);  // unchanged: still owns its object
+  EXPECT_EQ(tracked::live(), 1);
+  int runs = own_test::for_each_failure_point(log, [&] {
+    own::managed_ptr<tracked> local(new tracked(2));
+    own::shared_ptr<tracked> s(std::move(local), test_allocator<int>(&log));
+  });
+  EXPECT_EQ(runs, 2);
+  m.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(ManagedPtrConversion, MakeManagedConvertsToSharedForFree) {
+  allocation_log log;
+  auto m = own::allocate_managed<tracked>(test_allocator<tracked>(&log), 3);
+  own::shared_ptr<tracked> s = std::move(m);
+  EXPECT_EQ(log.allocations, 1);
+  EXPECT_EQ(s.use_count(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Threads: a managed_ptr made on one thread and dropped on another (TSan in CI)
+
+TEST(ManagedPtrThreads, MovedAcrossThreadsDestroyedOnce) {
+  constexpr int count = 20000;
+  std::vector<own::managed_ptr<tracked>> made;
+  auto shared = own::make_shared<tracked>(1);
+  for (int i = 0; i < count; ++i) {
+    if (i % 2) {
+      made.emplace_back(new tracked(i));
+    } else {
+      made.emplace_back(shared);
+    }
+  }
+  std::thread consumer([batch = std::move(made)]() mutable {
+    for (auto& p : batch) {
+      own::shared_ptr<tracked> s = std::move(p);  // half round-trip, half housed
+      EXPECT_GE(s->value(), 0);
+    }
+  });
+  consumer.join();
+  EXPECT_EQ(shared.use_count(), 1);
+  shared.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+#ifdef OWN_CHECKED
+TEST(ManagedPtrCheckedDeathTest, DereferencingEmptyAborts) {
+  own::managed_ptr<int> p;
+  EXPECT_DEATH((void)*p, "dereferencing an empty own::managed_ptr");
+  own::managed_ptr<tracked> q;
+  EXPECT_DEATH((void)q->value(), "dereferencing an empty own::managed_ptr");
+}
+#endif
+
+}  // namespace
