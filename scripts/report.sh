@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$mode" = quick ]; then
-  reps=3; min_time=0.01; export OWN_BENCH_QUICK=1; default_out=bench/results/quick
+  reps=3; min_time=0.02; export OWN_BENCH_QUICK=1; default_out=bench/results/quick
 else
   reps=5; min_time=0.1; export OWN_BENCH_QUICK=0; default_out=docs
 fi
