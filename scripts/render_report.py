@@ -145,7 +145,8 @@ EXPERIMENTS = [
 
 DROP_PARAM = re.compile(r"^(real_time|process_time|manual_time|iterations:\d+|repeats:\d+|min_time:.*)$")
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-FAMILY_COLOURS = {"std": "#4C72B0", "own": "#DD8452", "boost": "#55A868", "floor": "#8C8C8C"}
+FAMILY_COLOURS = {"std": "#4C72B0", "own": "#DD8452", "boost": "#55A868", "floor": "#8C8C8C", "raw": "#8172B3",
+                  "dumb": "#937860", "stack": "#DA8BC3", "seed": "#CCB974"}
 
 
 class Row:
@@ -232,7 +233,7 @@ def fmt_ns(ns):
 def fmt_ratio(r, cross=False):
     if r is None:
         return "-"
-    s = f"{r:.2f}×" if r < 100 else f"{r:,.0f}×"
+    s = f"{r:.2g}×" if r < 0.1 else f"{r:.2f}×" if r < 100 else f"{r:,.0f}×"
     return s + ("†" if cross else "")
 
 
@@ -319,14 +320,15 @@ def generic_table(exp, cases, extra=None):
                     continue
                 cells = [f"`{case}`" if first_of_case else ""]
                 if any_params:
-                    cells.append(params_label(p) if first_of_params else "")
+                    label = params_label(p) if (p or len(exp.params(case)) > 1) else ""
+                    cells.append(label if first_of_params else "")
                 first_of_case = first_of_params = False
                 cells.append(f"`{impl}`")
-                n = 2 + (1 if any_floor else 0) + (len(extra["headers"]) if extra else 0)
+                n = 2 + (1 if any_floor else 0) + (len(extra["headers"]) if extra else 0)  # cells after impl
                 if row.missing:
-                    cells += [missing_text(row)] + [""] * n
+                    cells += [missing_text(row)] + [""] * (n - 1)
                 elif row.ns is None:
-                    cells += ["-"] * (n + 1)
+                    cells += ["-"] * n
                 else:
                     cv = f" ±{row.cv * 100:.0f}%" if row.cv is not None else ""
                     cells.append(fmt_ns(row.ns) + cv)

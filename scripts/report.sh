@@ -11,6 +11,9 @@
 # The std rows are also run with tcmalloc, jemalloc and mimalloc, by LD_PRELOAD into the same
 # executables; the report names the allocator of every row.
 set -euo pipefail
+# Everything is in main(), so bash has read the whole script before running any of it (editing the
+# file during a run cannot derail the run).
+main() {
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
@@ -85,18 +88,19 @@ echo "== running ($mode: $reps repetitions, min_time $min_time s); raw JSON in $
 run exp1 n1851_appendix_a glibc . "N1851 Appendix A"
 run exp1 n1851_appendix_a_boost_plain glibc /boost_plain/ "N1851, Boost without quick allocator"
 # exp2's container rows and exp3's 100M-iteration loops are long: 3 repetitions are enough there.
-run exp2 boost_timings glibc . "Boost smart pointer timings" --benchmark_repetitions=$((reps < 3 ? reps : 3))
-run exp3 memory_overhead glibc . "memory and performance overhead" --benchmark_repetitions=$((reps < 3 ? reps : 3))
+r3=--benchmark_repetitions=$((reps < 3 ? reps : 3))
+run exp2 boost_timings glibc . "Boost smart pointer timings" "$r3"
+run exp3 memory_overhead glibc . "memory and performance overhead" "$r3"
 run exp4 construction_methods glibc . "shared_ptr construction methods"
 run exp5 stack_heap_pool glibc . "stack, heap, pool"
 run exp6 beyond_seeds glibc . "beyond the seeds"
+# The allocator variants: std rows only, 3 repetitions.
 for alloc in tcmalloc jemalloc mimalloc; do
-  run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows"
+  run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows" "$r3"
   # The allocator variants of exp3 loop 2M times, not 100M (the per-operation time is what is compared).
-  OWN_BENCH_QUICK=1 run exp3 memory_overhead "$alloc" '^exp3/[^b][a-z_]*/std' "overhead std rows (2M loop)" \
-    --benchmark_repetitions=3
-  run exp4 construction_methods "$alloc" '/std(/|$)' "construction std rows"
-  run exp6 beyond_seeds "$alloc" '^exp6/(create_destroy|handoff|pmr_[a-z]*)/std(/|$)' "beyond std rows"
+  OWN_BENCH_QUICK=1 run exp3 memory_overhead "$alloc" '^exp3/[^b][a-z_]*/std' "overhead std rows (2M loop)" "$r3"
+  run exp4 construction_methods "$alloc" '/std(/|$)' "construction std rows" "$r3"
+  run exp6 beyond_seeds "$alloc" '^exp6/(create_destroy|handoff|pmr_[a-z]*)/std(/|$)' "beyond std rows" "$r3"
 done
 end=$(date +%s)
 
@@ -129,3 +133,6 @@ if [ "$mode" = full ] && [ "$out" = docs ]; then
   cp "$results"/*.json "$results/timings.tsv" docs/benchmarks/raw/
 fi
 echo "== done in $((end - start)) s (runs) / $(( $(date +%s) - start )) s (total); report: $out/benchmarks.md"
+}
+
+main "$@"
