@@ -97,6 +97,7 @@ TEST(ManagedPtr, EmptyStates) {
   EXPECT_EQ(b.get(), nullptr);
   EXPECT_TRUE(a == nullptr);
   EXPECT_TRUE(a == b);
+  EXPECT_EQ(a.get_deleter().object(), nullptr);
   EXPECT_EQ(a.get_deleter().function(), nullptr);
 }
 
@@ -286,6 +287,22 @@ TEST(ManagedPtrConversion, RoundTripRecoversTheControlBlock) {
   EXPECT_TRUE(weak.expired());
   weak.reset();
   EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(ManagedPtrConversion, SharedOwnerOfNullKeepsItsReference) {
+  int calls = 0;
+  own::shared_ptr<int> s(nullptr, [&](std::nullptr_t) { ++calls; });
+  {
+    own::managed_ptr<int> m = s;
+    EXPECT_FALSE(m);  // shows null, yet holds a reference
+    EXPECT_EQ(s.use_count(), 2);
+    own::shared_ptr<int> back = std::move(m);
+    EXPECT_TRUE(back.owner_equal(s));
+    EXPECT_EQ(s.use_count(), 2);
+  }
+  EXPECT_EQ(s.use_count(), 1);
+  s.reset();
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(ManagedPtrConversion, AliasesSurviveBothWays) {

@@ -10,7 +10,7 @@
 // back with no allocation and no atomic operation. make_managed / allocate_managed house the
 // object in a control block, so their results convert to shared_ptr for free as well.
 //
-// sizeof(managed_ptr) is four pointers: the pointer it shows, and its deleter (the original object,
+// sizeof(managed_ptr) is four pointers: the pointer it shows, and its deleter (the object as made,
 // the manager or cookie, and the function that disposes of them). No constructor allocates.
 //
 // Usage:
@@ -62,9 +62,9 @@ class managed_ptr_deleter {
   void* cookie() const noexcept { return cookie_; }
   function_type function() const noexcept { return function_; }
 
-  // Disposes of the object (nothing if there is no function).
+  // Disposes of the object (nothing if there is none).
   void operator()() const noexcept {
-    if (function_) function_(object_, cookie_);
+    if (object_) function_(object_, cookie_);
   }
 
  private:
@@ -111,33 +111,42 @@ class managed_ptr {
 
   // Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed).
   template <class Y, if_convertible<Y> = 0>
-  explicit managed_ptr(Y* p) noexcept : ptr_(p), deleter_(detail::erase_object(p), nullptr, p ? &detail::delete_object<Y> : nullptr) {}
+  explicit managed_ptr(Y* p) noexcept : ptr_(p), object_(detail::erase_object(p)), function_(&detail::delete_object<Y>) {}
 
   // Owns `p` for the manager `m`: disposed of by `reclaim_managed_object(m, p)`, found by ADL.
   template <class Y, class M, if_convertible<Y> = 0>
   managed_ptr(Y* p, M* m) noexcept
-      : ptr_(p), deleter_(detail::erase_object(p), detail::erase_object(m), p ? &detail::reclaim_object<Y, M> : nullptr) {}
+      : ptr_(p),
+        object_(detail::erase_object(p)),
+        cookie_(detail::erase_object(m)),
+        function_(&detail::reclaim_object<Y, M>) {}
 
   // Owns `p`, disposed of by `deleter(p, cookie)`.
   template <class Y, class C, if_convertible<Y> = 0>
   managed_ptr(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept
       : ptr_(p),
-        deleter_(detail::erase_object(p), detail::erase_object(cookie),
-                 p ? reinterpret_cast<managed_ptr_deleter::function_type>(deleter) : nullptr) {}
+        object_(detail::erase_object(p)),
+        cookie_(detail::erase_object(cookie)),
+        function_(reinterpret_cast<managed_ptr_deleter::function_type>(deleter)) {}
 
   // Resumes ownership given up by release().
-  managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept : ptr_(p), deleter_(deleter) {}
+  managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept
+      : ptr_(p), object_(deleter.object()), cookie_(deleter.cookie()), function_(deleter.function()) {}
 
-  managed_ptr(managed_ptr&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), deleter_(std::exchange(r.deleter_, {})) {}
+  managed_ptr(managed_ptr&& r) noexcept : ptr_(r.ptr_), object_(r.object_), cookie_(r.cookie_), function_(r.function_) {
+    r.clear();
+  }
   template <class Y, if_convertible<Y> = 0>
-  managed_ptr(managed_ptr<Y>&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), deleter_(std::exchange(r.deleter_, {})) {}
+  managed_ptr(managed_ptr<Y>&& r) noexcept : ptr_(r.ptr_), object_(r.object_), cookie_(r.cookie_), function_(r.function_) {
+    r.clear();
+  }
 
   // Aliasing: shows `p` (usually part of r's object) and owns r's object.
   // Precondition: `r` is not empty, or `p` is null (checked in OWN_CHECKED mode).
   template <class Y>
-  managed_ptr(managed_ptr<Y>&& r, T* p) noexcept : ptr_(p), deleter_(std::exchange(r.deleter_, {})) {
-    OWN_CHECK(deleter_.function() != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
-    r.ptr_ = nullptr;
+  managed_ptr(managed_ptr<Y>&& r, T* p) noexcept : ptr_(p), object_(r.object_), cookie_(r.cookie_), function_(r.function_) {
+    OWN_CHECK(object_ != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
+    r.clear();
   }
 
   template <class Y, if_convertible<Y> = 0>
@@ -149,23 +158,24 @@ class managed_ptr {
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(shared_ptr<Y>&& r) noexcept : ptr_(r.get()) {
     if (detail::control_block* block = detail::shared_access::detach(r)) {
-      deleter_ = managed_ptr_deleter(detail::erase_object(ptr_), block, &detail::release_shared_reference);
+      object_ = block;  // never null, unlike the pointer a shared_ptr may own
+      cookie_ = block;
+      function_ = &detail::release_shared_reference;
     }
   }
 
   managed_ptr(const managed_ptr&) = delete;
   managed_ptr& operator=(const managed_ptr&) = delete;
 
-  ~managed_ptr() { deleter_(); }
-
-  managed_ptr& operator=(managed_ptr&& r) noexcept {
-    managed_ptr(std::move(r)).swap(*this);
-    return *this;
+  ~managed_ptr() {
+    if (object_) function_(object_, cookie_);
   }
+
+  // The old object is disposed of last, so its destructor sees this pointer already updated.
+  managed_ptr& operator=(managed_ptr&& r) noexcept { return assign(std::move(r)); }
   template <class Y, if_convertible<Y> = 0>
   managed_ptr& operator=(managed_ptr<Y>&& r) noexcept {
-    managed_ptr(std::move(r)).swap(*this);
-    return *this;
+    return assign(std::move(r));
   }
   managed_ptr& operator=(std::nullptr_t) noexcept {
     reset();
@@ -198,17 +208,24 @@ class managed_ptr {
 
   void swap(managed_ptr& r) noexcept {
     std::swap(ptr_, r.ptr_);
-    std::swap(deleter_, r.deleter_);
+    std::swap(object_, r.object_);
+    std::swap(cookie_, r.cookie_);
+    std::swap(function_, r.function_);
   }
 
   // Gives up ownership without destroying: the pointer, and the deleter that disposes of the
   // object later (call it, or pass both to managed_ptr(p, deleter)). The manager is kept.
   std::pair<T*, managed_ptr_deleter> release() noexcept {
-    return {std::exchange(ptr_, nullptr), std::exchange(deleter_, {})};
+    std::pair<T*, managed_ptr_deleter> result(ptr_, get_deleter());
+    clear();
+    return result;
   }
 
   T* get() const noexcept { return ptr_; }
-  const managed_ptr_deleter& get_deleter() const noexcept { return deleter_; }
+  // What release() would return; an empty managed_ptr's is empty.
+  managed_ptr_deleter get_deleter() const noexcept {
+    return object_ ? managed_ptr_deleter(object_, cookie_, function_) : managed_ptr_deleter();
+  }
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
 
   // Precondition: get() != nullptr (checked in OWN_CHECKED mode).
@@ -227,8 +244,40 @@ class managed_ptr {
   friend class managed_ptr;
   friend struct detail::managed_access;
 
+  // Member by member, old object last. (A struct copy of the deleter gets split by gcc's vectoriser
+  // into loads that straddle earlier stores, which stalls store forwarding.)
+  template <class Y>
+  managed_ptr& assign(managed_ptr<Y>&& r) noexcept {
+    if (static_cast<void*>(&r) == static_cast<void*>(this)) return *this;
+    if (object_) {
+      managed_ptr old(std::move(*this));
+      take(r);
+    } else {
+      take(r);
+    }
+    return *this;
+  }
+
+  template <class Y>
+  void take(managed_ptr<Y>& r) noexcept {
+    ptr_ = r.ptr_;
+    object_ = r.object_;
+    cookie_ = r.cookie_;
+    function_ = r.function_;
+    r.clear();
+  }
+
+  // Empty is a null pointer and no object; the cookie and function words are then meaningless and
+  // left alone, which saves two stores a move.
+  void clear() noexcept {
+    ptr_ = nullptr;
+    object_ = nullptr;
+  }
+
   T* ptr_ = nullptr;
-  managed_ptr_deleter deleter_;
+  void* object_ = nullptr;                                // the object as made; null when not owning
+  void* cookie_ = nullptr;                                // the manager, cookie or control block
+  managed_ptr_deleter::function_type function_ = nullptr;  // disposes of object_
 };
 
 template <class T>
@@ -280,8 +329,8 @@ namespace detail {
 
 struct managed_access {
   template <class T>
-  static const managed_ptr_deleter& deleter(const managed_ptr<T>& p) noexcept {
-    return p.deleter_;
+  static managed_ptr_deleter deleter(const managed_ptr<T>& p) noexcept {
+    return p.get_deleter();
   }
   // Empties `p` without disposing of its object, whose ownership passes to the caller.
   template <class T>
@@ -297,11 +346,11 @@ namespace detail {
 // shared_ptr's constructors from managed_ptr (see <own/shared_ptr.hpp>).
 template <class T, class Y, class A>
 shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
-  const managed_ptr_deleter& d = managed_access::deleter(r);
+  const managed_ptr_deleter d = managed_access::deleter(r);
   control_block* block = nullptr;
   if (d.function() == &release_shared_reference) {
     block = static_cast<control_block*>(d.cookie());
-  } else if (d.function() != nullptr) {
+  } else if (d.object() != nullptr) {
     using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
     auto&& alloc = adapt_allocator(a);
     block = new_block<housing>(alloc, d, alloc);

@@ -1,6 +1,6 @@
 // Checked mode: with OWN_CHECKED defined, misuse that would otherwise be undefined behaviour (an
 // empty pointer dereferenced, an index out of range, a block freed twice) prints what happened and
-// aborts. Without it, OWN_CHECK expands to nothing. Define it the same way in every translation
+// aborts. Without it, OWN_CHECK costs nothing. Define it the same way in every translation
 // unit of a program, like _GLIBCXX_ASSERTIONS.
 #pragma once
 
@@ -26,5 +26,7 @@ namespace own::detail {
 #ifdef OWN_CHECKED
 #define OWN_CHECK(condition, ...) ((condition) ? static_cast<void>(0) : ::own::detail::checked_failure(__VA_ARGS__))
 #else
-#define OWN_CHECK(condition, ...) static_cast<void>(0)
+// Unevaluated: costs nothing, yet what only the check would use is not "unused".
+#define OWN_CHECK(condition, ...) \
+  static_cast<void>(sizeof((condition) ? 0 : (::own::detail::checked_failure(__VA_ARGS__), 0)))
 #endif

@@ -1,0 +1,97 @@
+// Component benchmark of <own/managed_ptr.hpp>, in one process: a managed_ptr against
+// std::unique_ptr<T, void(*)(T*)> (the usual way to type-erase a deleter without an allocation),
+// both returning objects to the same free list; moves; and the shared -> managed -> shared round trip
+// against one shared_ptr copy. Row names: components/<case>/<impl>.
+#include <own/managed_ptr.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "bench_common.hpp"
+
+namespace {
+
+struct item {
+  long value = 1;
+};
+
+// The manager both pointers return objects to: a LIFO of free items.
+struct item_stack {
+  std::vector<item*> free;
+  explicit item_stack(std::size_t n) : storage(n) {
+    for (auto& i : storage) free.push_back(&i);
+  }
+  item* take() {
+    item* p = free.back();
+    free.pop_back();
+    return p;
+  }
+  void give(item* p) { free.push_back(p); }
+  std::vector<item> storage;
+};
+
+item_stack* the_stack = nullptr;
+void give_back(item* p) { the_stack->give(p); }
+void reclaim_managed_object(item_stack* stack, item* p) { stack->give(p); }
+
+using unique_with_function = std::unique_ptr<item, void (*)(item*)>;
+
+template <class Ptr>
+void move_back_and_forth(benchmark::State& state, Ptr (&slots)[2]) {
+  benchmark::DoNotOptimize(&slots);
+  for (auto _ : state) {
+    slots[1] = std::move(slots[0]);
+    benchmark::ClobberMemory();
+    slots[0] = std::move(slots[1]);
+    benchmark::ClobberMemory();
+  }
+}
+
+const own_bench::registration rows([] {
+  using own_bench::add;
+  add("components/managed_create_destroy/std", [](benchmark::State& s) {
+    item_stack stack(16);
+    the_stack = &stack;
+    for (auto _ : s) {
+      unique_with_function p(stack.take(), &give_back);
+      benchmark::DoNotOptimize(p.get());
+    }
+  });
+  add("components/managed_create_destroy/own", [](benchmark::State& s) {
+    item_stack stack(16);
+    for (auto _ : s) {
+      own::managed_ptr<item> p(stack.take(), &stack);
+      benchmark::DoNotOptimize(p.get());
+    }
+  });
+  // Moves between two slots the optimiser must keep in memory, as in a queue or a container.
+  add("components/managed_move/std", [](benchmark::State& s) {
+    item_stack stack(16);
+    the_stack = &stack;
+    unique_with_function slots[2] = {unique_with_function(stack.take(), &give_back), unique_with_function(nullptr, &give_back)};
+    move_back_and_forth(s, slots);
+  });
+  add("components/managed_move/own", [](benchmark::State& s) {
+    item_stack stack(16);
+    own::managed_ptr<item> slots[2] = {own::managed_ptr<item>(stack.take(), &stack), nullptr};
+    move_back_and_forth(s, slots);
+  });
+  // The round trip's baseline is one copy of an own::shared_ptr (made and dropped).
+  add("components/round_trip/std", [](benchmark::State& s) {
+    auto shared = own::make_shared<item>();
+    for (auto _ : s) {
+      own::shared_ptr<item> copy = shared;
+      benchmark::DoNotOptimize(copy.get());
+    }
+  });
+  add("components/round_trip/own", [](benchmark::State& s) {
+    auto shared = own::make_shared<item>();
+    for (auto _ : s) {
+      own::managed_ptr<item> managed = shared;
+      own::shared_ptr<item> back = std::move(managed);
+      benchmark::DoNotOptimize(back.get());
+    }
+  });
+});
+
+}  // namespace

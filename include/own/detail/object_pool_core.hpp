@@ -1,0 +1,176 @@
+// What object_pool and concurrent_object_pool share: slots, chunks, the creator and the resetter.
+//
+// A slot is a control block with its object inside, constructed once and kept while the pool lives
+// (BDE's shared object pool): acquire_shared() hands the slot out as its own control block, with no
+// allocation; when the last shared reference goes the object is reset, and when the last weak one
+// goes the slot returns to the free list. acquire() hands the object out in a managed_ptr whose
+// manager is the slot (reclaim_managed_object below): no counts touched at all.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory_resource>
+#include <mutex>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "checked.hpp"
+#include "control_block.hpp"
+
+namespace own::detail {
+
+template <class T, class = void>
+struct has_reset_member : std::false_type {};
+template <class T>
+struct has_reset_member<T, std::void_t<decltype(std::declval<T&>().reset())>> : std::true_type {};
+
+template <class T, class Core>
+struct object_slot final : control_block {
+  explicit object_slot(Core* home) noexcept : control_block(&ops), pool(home) {}
+
+  T* object() noexcept { return std::launder(reinterpret_cast<T*>(&storage)); }
+
+  std::atomic<object_slot*> next{nullptr};  // while free: the next free slot
+  Core* pool;
+#ifdef OWN_CHECKED
+  bool in_use = false;
+#endif
+  alignas(T) unsigned char storage[sizeof(T)];
+
+ private:
+  static object_slot* self(control_block* b) noexcept { return static_cast<object_slot*>(b); }
+  static void dispose(control_block* b) noexcept { self(b)->pool->reset_object(*self(b)->object()); }
+  static void destroy(control_block* b) noexcept { self(b)->pool->give_back(self(b)); }
+  static constexpr control_block_ops ops{&dispose, &destroy, &no_deleter};
+};
+
+// The manager protocol of acquire(): the object is reset and its slot goes back.
+template <class T, class Core>
+void reclaim_managed_object(object_slot<T, Core>* slot, T*) noexcept {
+  slot->pool->reset_object(*slot->object());
+  slot->pool->give_back(slot);
+}
+
+template <class T, template <class> class FreeStack, class GrowthLock>
+class object_pool_core {
+ public:
+  using slot = object_slot<T, object_pool_core>;
+  using creator_type = std::function<void(void* where)>;
+  using resetter_type = std::function<void(T& object)>;
+
+  object_pool_core(std::size_t initial, bool fixed, creator_type creator, resetter_type resetter,
+                   std::pmr::memory_resource* upstream)
+      : creator_(std::move(creator)), resetter_(std::move(resetter)), upstream_(upstream), fixed_(fixed) {
+    if (initial) grow(initial);
+  }
+  object_pool_core(const object_pool_core&) = delete;
+  object_pool_core& operator=(const object_pool_core&) = delete;
+
+  ~object_pool_core() {
+    const std::size_t out = capacity() - available();
+    OWN_CHECK(out == 0, "object pool %p destroyed with %zu object(s) still in use", static_cast<const void*>(this), out);
+    while (chunk* c = chunks_) {
+      chunks_ = c->next;
+      for (std::size_t i = c->count; i-- != 0;) c->slots()[i].object()->~T();
+      release_chunk(c);
+    }
+  }
+
+  // A free slot, or nullptr if the pool is empty and fixed (or cannot grow: then what the upstream
+  // resource or the creator threw propagates, and the pool is unchanged).
+  slot* take() {
+    slot* s = free_.pop();
+    while (!s) {
+      if (fixed_) return nullptr;
+      {
+        std::lock_guard<GrowthLock> lock(growth_);
+        s = free_.pop();  // another thread may have grown it meanwhile
+        if (!s) grow(capacity() ? capacity() : 1);
+      }
+      if (!s) s = free_.pop();
+    }
+#ifdef OWN_CHECKED
+    s->in_use = true;
+#endif
+    return s;
+  }
+
+  void give_back(slot* s) noexcept {
+#ifdef OWN_CHECKED
+    OWN_CHECK(s->pool == this, "object %p returned to object pool %p, which does not own it",
+              static_cast<void*>(s->object()), static_cast<const void*>(this));
+    OWN_CHECK(s->in_use, "object %p returned twice to object pool %p", static_cast<void*>(s->object()),
+              static_cast<const void*>(this));
+    s->in_use = false;
+#endif
+    free_.push(s);
+  }
+
+  void reset_object(T& object) noexcept {
+    if (resetter_) {
+      resetter_(object);
+    } else if constexpr (has_reset_member<T>::value) {
+      object.reset();
+    }
+  }
+
+  std::size_t capacity() const noexcept { return capacity_.load(std::memory_order_relaxed); }
+  std::size_t available() const noexcept { return free_.size(); }
+
+ private:
+  struct chunk {
+    chunk* next;
+    std::size_t size;   // slots allocated
+    std::size_t count;  // slots built
+    slot* slots() noexcept { return std::launder(reinterpret_cast<slot*>(reinterpret_cast<unsigned char*>(this) + offset())); }
+    static constexpr std::size_t offset() noexcept { return (sizeof(chunk) + alignof(slot) - 1) / alignof(slot) * alignof(slot); }
+    static constexpr std::size_t bytes(std::size_t count) noexcept { return offset() + count * sizeof(slot); }
+  };
+
+  // Adds `count` objects; if the upstream resource or the creator throws, the pool is unchanged.
+  void grow(std::size_t count) {
+    void* memory = upstream_->allocate(chunk::bytes(count), alignof(slot) > alignof(chunk) ? alignof(slot) : alignof(chunk));
+    chunk* c = ::new (memory) chunk{nullptr, count, 0};
+    try {
+      for (; c->count < count; ++c->count) {
+        slot* s = ::new (static_cast<void*>(c->slots() + c->count)) slot(this);
+        if (creator_) {
+          creator_(s->storage);
+        } else {
+          ::new (static_cast<void*>(s->storage)) T();
+        }
+      }
+    } catch (...) {
+      for (std::size_t i = c->count; i-- != 0;) c->slots()[i].object()->~T();
+      release_chunk(c);
+      throw;
+    }
+    c->next = chunks_;
+    chunks_ = c;
+    capacity_.store(capacity() + count, std::memory_order_relaxed);
+    for (std::size_t i = count; i-- != 0;) free_.push(c->slots() + i);
+  }
+
+  void release_chunk(chunk* c) noexcept {
+    upstream_->deallocate(c, chunk::bytes(c->size), alignof(slot) > alignof(chunk) ? alignof(slot) : alignof(chunk));
+  }
+
+  FreeStack<slot> free_;
+  creator_type creator_;
+  resetter_type resetter_;
+  std::pmr::memory_resource* upstream_;
+  chunk* chunks_ = nullptr;
+  std::atomic<std::size_t> capacity_{0};  // written under the growth lock, read anywhere
+  GrowthLock growth_;
+  bool fixed_;
+};
+
+// Growth of a single-threaded pool needs no lock.
+struct no_lock {
+  void lock() noexcept {}
+  void unlock() noexcept {}
+};
+
+}  // namespace own::detail

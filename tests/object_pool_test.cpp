@@ -1,0 +1,324 @@
+// Tests of <own/object_pool.hpp>: acquiring and returning through managed_ptr and shared_ptr,
+// fixed and growing capacity, creators and resetters (and creators that throw), allocation counts,
+// a two-thread stress test of the concurrent pool, and checked-mode misuse.
+#include <own/object_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cassert>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_allocator.hpp"
+#include "tracked.hpp"
+
+using own_test::allocation_log;
+using own_test::test_resource;
+using own_test::tracked;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// The header's usage example, as written there.
+
+struct buffer {
+  std::vector<char> bytes = std::vector<char>(1500);
+  void reset() { bytes.assign(bytes.size(), 0); }  // called when a buffer comes back
+};
+
+TEST(ObjectPoolUsage, HeaderExampleRuns) {
+  own::object_pool<buffer> pool(64, own::fixed_capacity);  // never allocates after this
+  {
+    own::managed_ptr<buffer> a = pool.acquire();
+    own::shared_ptr<buffer> b = pool.acquire_shared();
+    a->bytes[0] = 'x';
+    assert(pool.available() == 62);
+    EXPECT_EQ(pool.available(), 62u);
+  }
+  assert(pool.available() == 64);  // both back, reset
+  EXPECT_EQ(pool.available(), 64u);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+template <class Pool>
+class ObjectPoolTest : public ::testing::Test {};
+using pool_types = ::testing::Types<own::object_pool<tracked>, own::concurrent_object_pool<tracked>>;
+struct pool_names {
+  template <class Pool>
+  static std::string GetName(int) {
+    return std::is_same_v<Pool, own::object_pool<tracked>> ? "object_pool" : "concurrent_object_pool";
+  }
+};
+TYPED_TEST_SUITE(ObjectPoolTest, pool_types, pool_names);
+
+TYPED_TEST(ObjectPoolTest, MakesItsObjectsUpFrontAndDestroysThemOnce) {
+  {
+    TypeParam pool(10);
+    EXPECT_EQ(tracked::live(), 10);
+    EXPECT_EQ(pool.capacity(), 10u);
+    EXPECT_EQ(pool.available(), 10u);
+    auto a = pool.acquire();
+    auto b = pool.acquire_shared();
+    EXPECT_EQ(pool.available(), 8u);
+    EXPECT_EQ(tracked::live(), 10);  // handing out makes nothing
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TYPED_TEST(ObjectPoolTest, ReturnedObjectsAreReusedLastInFirstOut) {
+  TypeParam pool(4);
+  tracked* first;
+  {
+    auto a = pool.acquire();
+    first = a.get();
+  }
+  EXPECT_EQ(pool.acquire().get(), first);
+  {
+    auto s = pool.acquire_shared();
+    first = s.get();
+  }
+  EXPECT_EQ(pool.acquire_shared().get(), first);
+  std::set<tracked*> distinct;
+  std::vector<own::managed_ptr<tracked>> out;
+  for (int i = 0; i < 4; ++i) {
+    out.push_back(pool.acquire());
+    distinct.insert(out.back().get());
+  }
+  EXPECT_EQ(distinct.size(), 4u);
+}
+
+TYPED_TEST(ObjectPoolTest, FixedCapacityNeverAllocatesAndRunsOut) {
+  allocation_log log;
+  test_resource upstream(&log);
+  TypeParam pool(3, own::fixed_capacity, {}, {}, &upstream);
+  const long allocations = log.allocations;
+  for (int round = 0; round < 100; ++round) {
+    auto a = pool.acquire();
+    auto b = pool.acquire_shared();
+    own::weak_ptr<tracked> w = b;
+    auto c = pool.try_acquire();
+    EXPECT_TRUE(c);
+    EXPECT_FALSE(pool.try_acquire());
+    EXPECT_THROW(pool.acquire(), std::bad_alloc);
+    EXPECT_THROW(pool.acquire_shared(), std::bad_alloc);
+  }
+  EXPECT_EQ(log.allocations, allocations);
+  EXPECT_EQ(pool.capacity(), 3u);
+  EXPECT_EQ(pool.available(), 3u);
+}
+
+TYPED_TEST(ObjectPoolTest, GrowsByDoublingWhenEmpty) {
+  allocation_log log;
+  test_resource upstream(&log);
+  TypeParam pool(2, {}, {}, &upstream);
+  std::vector<own::managed_ptr<tracked>> out;
+  for (int i = 0; i < 5; ++i) out.push_back(pool.acquire());
+  EXPECT_EQ(pool.capacity(), 8u);  // 2, then +2, then +4
+  EXPECT_EQ(log.allocations, 3);
+  EXPECT_EQ(pool.available(), 3u);
+  TypeParam empty_start(0, {}, {}, &upstream);
+  EXPECT_EQ(empty_start.capacity(), 0u);
+  auto one = empty_start.acquire();
+  EXPECT_EQ(empty_start.capacity(), 1u);
+}
+
+TYPED_TEST(ObjectPoolTest, ResetterRunsOnEveryReturn) {
+  int resets = 0;
+  TypeParam pool(
+      2, [](void* where) { ::new (where) tracked(5); }, [&](tracked& t) {
+        ++resets;
+        t.set_value(5);
+      });
+  {
+    auto a = pool.acquire();
+    EXPECT_EQ(a->value(), 5);
+    a->set_value(9);
+  }
+  EXPECT_EQ(resets, 1);
+  {
+    auto s = pool.acquire_shared();
+    EXPECT_EQ(s->value(), 5);
+    auto copy = s;
+  }
+  EXPECT_EQ(resets, 2);
+  EXPECT_EQ(pool.acquire()->value(), 5);
+}
+
+struct resettable {
+  int value = 0;
+  int resets = 0;
+  void reset() {
+    value = 0;
+    ++resets;
+  }
+};
+
+TEST(ObjectPool, DefaultResetterCallsResetWhenThereIsOne) {
+  own::object_pool<resettable> pool(1);
+  {
+    auto a = pool.acquire();
+    a->value = 3;
+  }
+  auto b = pool.acquire();
+  EXPECT_EQ(b->value, 0);
+  EXPECT_EQ(b->resets, 1);
+  own::object_pool<int> ints(1);  // no reset(): left as it was
+  {
+    auto i = ints.acquire();
+    *i = 7;
+  }
+  EXPECT_EQ(*ints.acquire(), 7);
+}
+
+TYPED_TEST(ObjectPoolTest, WeakReferenceKeepsTheSlotOutUntilItGoes) {
+  TypeParam pool(1, own::fixed_capacity);
+  own::weak_ptr<tracked> w;
+  {
+    auto s = pool.acquire_shared();
+    EXPECT_EQ(s.use_count(), 1);
+    w = s;
+  }
+  EXPECT_TRUE(w.expired());
+  EXPECT_EQ(pool.available(), 0u);  // the slot is the weak_ptr's control block
+  w.reset();
+  EXPECT_EQ(pool.available(), 1u);
+  auto again = pool.acquire_shared();
+  EXPECT_EQ(again.use_count(), 1);  // counts start afresh
+}
+
+TYPED_TEST(ObjectPoolTest, PooledPointersConvertLikeAnyOther) {
+  TypeParam pool(2, own::fixed_capacity);
+  {
+    own::shared_ptr<tracked> s = pool.acquire_shared();
+    own::managed_ptr<tracked> m = s;  // one reference on the slot
+    own::shared_ptr<tracked> back = std::move(m);
+    EXPECT_TRUE(back.owner_equal(s));
+    EXPECT_EQ(s.use_count(), 2);
+  }
+  {
+    own::shared_ptr<tracked> housed = pool.acquire();  // housed in one allocation; returns all the same
+    EXPECT_EQ(pool.available(), 1u);
+  }
+  EXPECT_EQ(pool.available(), 2u);
+}
+
+TYPED_TEST(ObjectPoolTest, ReleaseKeepsThePoolForLater) {
+  TypeParam pool(1, own::fixed_capacity);
+  auto [raw, deleter] = pool.acquire().release();
+  EXPECT_EQ(pool.available(), 0u);
+  own::managed_ptr<tracked> resumed(raw, deleter);
+  resumed.reset();
+  EXPECT_EQ(pool.available(), 1u);
+}
+
+TYPED_TEST(ObjectPoolTest, ThrowingCreatorLeavesThePoolUnchanged) {
+  allocation_log log;
+  test_resource upstream(&log);
+  int runs = own_test::for_each_throwing_construction(log, [&] {
+    TypeParam pool(4, {}, {}, &upstream);
+    EXPECT_EQ(tracked::live(), 4);
+  });
+  EXPECT_EQ(runs, 5);
+  TypeParam pool(2, {}, {}, &upstream);
+  auto a = pool.acquire();
+  auto b = pool.acquire();
+  tracked::throw_after(2);  // growth to 4 fails at its second object
+  EXPECT_THROW(pool.acquire(), tracked::construction_error);
+  tracked::throw_after(0);
+  EXPECT_EQ(pool.capacity(), 2u);
+  EXPECT_EQ(pool.available(), 0u);
+  EXPECT_EQ(tracked::live(), 2);
+  EXPECT_EQ(log.blocks_in_use(), 1);
+  auto c = pool.acquire();  // and it can still grow afterwards
+  EXPECT_EQ(pool.capacity(), 4u);
+}
+
+TYPED_TEST(ObjectPoolTest, UpstreamFailureLeavesThePoolUnchanged) {
+  allocation_log log;
+  test_resource upstream(&log);
+  int runs = own_test::for_each_failure_point(log, [&] {
+    TypeParam pool(1, {}, {}, &upstream);
+    auto a = pool.acquire();
+    auto b = pool.acquire();  // grows
+    auto c = pool.acquire();  // grows
+  });
+  EXPECT_EQ(runs, 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Threads (TSan in CI): objects made on one thread and dropped on another, and both threads using
+// the pool at once.
+
+TEST(ConcurrentObjectPool, TwoThreadsAcquireAndDropAcrossThreads) {
+  constexpr int per_thread = 250000;  // 2 threads x (acquire + release) x 250,000 = 10^6 operations
+  {
+    own::concurrent_object_pool<tracked> pool(64);
+    std::atomic<long> checksum{0};
+    auto work = [&](int id) {
+      std::vector<own::managed_ptr<tracked>> held;
+      std::vector<own::shared_ptr<tracked>> shared;
+      for (int i = 0; i < per_thread; ++i) {
+        if (i % 2) {
+          held.push_back(pool.acquire());
+          held.back()->set_value(id);
+        } else {
+          shared.push_back(pool.acquire_shared());
+        }
+        if (held.size() > 8) held.erase(held.begin());
+        if (shared.size() > 8) shared.erase(shared.begin());
+      }
+      checksum += static_cast<long>(held.size() + shared.size());
+    };
+    std::thread a(work, 1), b(work, 2);
+    a.join();
+    b.join();
+    EXPECT_EQ(checksum, 32);
+    EXPECT_EQ(pool.available(), pool.capacity());
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(ConcurrentObjectPool, MadeOnOneThreadDroppedOnAnother) {
+  constexpr int count = 100000;
+  own::concurrent_object_pool<tracked> pool(16);
+  std::vector<own::shared_ptr<tracked>> made;
+  std::atomic<bool> done{false};
+  std::vector<own::managed_ptr<tracked>> handoff;
+  for (int i = 0; i < count; i += 1000) {
+    for (int j = 0; j < 1000; ++j) handoff.push_back(pool.acquire());
+    std::thread dropper([batch = std::move(handoff)]() mutable { batch.clear(); });
+    handoff.clear();
+    dropper.join();
+    EXPECT_EQ(pool.available(), pool.capacity());
+  }
+  done = true;
+  EXPECT_LE(pool.capacity(), 2048u);  // objects came back and were reused
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checked mode
+
+#ifdef OWN_CHECKED
+void return_twice() {
+  own::object_pool<int> pool(1);
+  own::managed_ptr_deleter deleter = pool.acquire().release().second;
+  deleter();
+  deleter();
+}
+void destroy_with_one_out() {
+  auto* pool = new own::object_pool<int>(2);
+  own::managed_ptr_deleter kept = pool->acquire().release().second;
+  (void)kept;
+  delete pool;
+}
+TEST(ObjectPoolCheckedDeathTest, ReturningTwiceAborts) { EXPECT_DEATH(return_twice(), "returned twice to object pool"); }
+TEST(ObjectPoolCheckedDeathTest, DestroyedWithObjectsOutAborts) {
+  EXPECT_DEATH(destroy_with_one_out(), "destroyed with 1 object\\(s\\) still in use");
+}
+#endif
+
+}  // namespace
