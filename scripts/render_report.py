@@ -28,9 +28,12 @@ Row-naming convention (the benchmarks in bench/*.cpp follow it):
   "std+<allocator>". A row whose benchmark stopped with an error "not yet available: <header> (issue
   open)" is listed as such: its own counterpart has not landed yet.
 
-Values are the median of the repetitions (Google Benchmark's "median" aggregate of real time, in
-ns per operation; for two-thread rows that is wall time divided by the operations of both threads,
-so perfect scaling halves it). The ± figure is the coefficient of variation across repetitions.
+Values are the median of the repetitions (Google Benchmark's "median" aggregate), in ns per operation.
+Single-thread rows use the benchmark thread's CPU time, which does not count the time the thread
+spends descheduled, so other work on a shared machine inflates it far less than wall time; rows
+with two threads ("threads:2") or a second thread ("handoff") use wall time, divided by the
+operations of all threads (perfect scaling halves it). The ± figure is the coefficient of variation
+across repetitions of the same clock.
 """
 
 import argparse
@@ -157,6 +160,7 @@ class Row:
         self.counters = {}
         self.missing = None  # the error message, for rows whose own counterpart has not landed
         self.order = 0
+        self.clock = "cpu_time"
 
     @property
     def family(self):
@@ -200,16 +204,18 @@ def load(results_dir):
                 continue
             scale = UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
             agg = b.get("aggregate_name")
+            clock = "real_time" if (b.get("threads", 1) > 1 or "handoff" in params) else "cpu_time"
+            row.clock = clock
             counters = {k: v for k, v in b.items()
                         if k not in KNOWN_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool)}
             if b.get("run_type") == "aggregate":
                 if agg == "median":
-                    row.ns = b["real_time"] * scale
+                    row.ns = b[clock] * scale
                     row.counters.update(counters)
                 elif agg == "cv":
-                    row.cv = b["real_time"]
+                    row.cv = b[clock]
             elif row.ns is None:  # a single run (Repetitions(1) rows)
-                row.ns = b["real_time"] * scale
+                row.ns = b[clock] * scale
                 row.counters.update(counters)
     return rows
 
@@ -786,7 +792,9 @@ def render(results_dir, out_dir):
         doc.append("> **Quick mode**: small workloads and few repetitions, to check the plumbing. "
                    "Not for citing; `bash scripts/report.sh` makes the real report.\n")
     doc.append("Each experiment reproduces a published one (the seeds in `/work/shared/seeds/`) on this machine, "
-               "with `own` beside the peers it measured. Times are medians of repeated runs; the ratios, measured "
+               "with `own` beside the peers it measured. Times are medians of repeated runs (single-thread rows: CPU "
+               "time of the benchmark thread, robust to the shared machine; two-thread and hand-off rows: wall time "
+               "per operation of all threads); the ratios, measured "
                "within one process, are the headline (÷ std: against libstdc++ with glibc malloc; ÷ floor: against "
                "a bare thread-local free list with one atomic count, `bench/common/floor.hpp`). "
                "† marks a ratio between rows of different processes. Lower is better everywhere.\n")
