@@ -92,7 +92,7 @@ r3=--benchmark_repetitions=$((reps < 3 ? reps : 3))
 run exp2 boost_timings glibc . "Boost smart pointer timings" "$r3"
 run exp3 memory_overhead glibc . "memory and performance overhead" "$r3"
 run exp4 construction_methods glibc . "shared_ptr construction methods"
-run exp5 stack_heap_pool glibc . "stack, heap, pool"
+run exp5 stack_heap_pool glibc . "stack, heap, pool" "$r3"  # gigabyte-sized iterations
 run exp6 beyond_seeds glibc . "beyond the seeds"
 # The allocator variants: std rows only, 3 repetitions.
 for alloc in tcmalloc jemalloc mimalloc; do
