@@ -598,7 +598,7 @@ def impl_colour(impl, impls):
     """The family's colour, lighter for each further variant of the same family."""
     fam = re.split(r"[_+]", impl)[0]
     base = FAMILY_COLOURS.get(fam, "#8172B3")
-    same = [i for i in impls if re.split(r"[_+]", i)[0] == fam]
+    same = sorted((i for i in impls if re.split(r"[_+]", i)[0] == fam), key=lambda i: (i != fam, i))
     k = same.index(impl) if impl in same else 0
     rgb = matplotlib.colors.to_rgb(base)
     mix = min(0.6, 0.22 * k)
