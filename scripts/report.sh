@@ -37,6 +37,7 @@ fi
 out=${out:-$default_out}
 
 start=$(date +%s)
+own_commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- include bench 2>/dev/null || echo '+dirty')"
 bash scripts/bootstrap.sh bench
 if [ "$build" = 1 ]; then
   echo "== configure and build (release preset)"
@@ -118,7 +119,7 @@ end=$(date +%s)
   echo "  \"benchmark_library\": \"Google Benchmark $(dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null)\","
   echo "  \"boost\": \"$(dpkg-query -W -f='${Version}' libboost-dev 2>/dev/null)\","
   echo "  \"allocators\": {\"glibc\": \"$(ldd --version | head -1 | sed 's/.* //')\", \"tcmalloc\": \"${preload[tcmalloc]}\", \"jemalloc\": \"${preload[jemalloc]}\", \"mimalloc\": \"${preload[mimalloc]}\"},"
-  echo "  \"own_commit\": \"$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- include bench || echo '+dirty')\""
+  echo "  \"own_commit\": \"$own_commit\""
   echo "}"
 } >"$results/machine.json"
 
