@@ -513,9 +513,10 @@ namespace detail {
 
 using default_allocator = std::allocator<std::byte>;
 
-template <class T, construct_with How, class A, class... Args>
+// `Header`: the block's base class (see inplace_block).
+template <class T, construct_with How, class Header = control_block, class A, class... Args>
 shared_ptr<T> make_housed(const A& a, Args&&... args) {
-  using block = inplace_block<T, A, How>;
+  using block = inplace_block<T, A, How, Header>;
   block* b = new_block<block>(a, a, std::forward<Args>(args)...);
   shared_ptr<T> result = shared_access::adopt<T>(b->object(), b);
   shared_access::enable_shared_from_this(result, result.get());

@@ -85,8 +85,11 @@ class control_block {
   void* get_deleter(const std::type_info& type) noexcept { return ops_->get_deleter(this, type); }
   const control_block_ops* ops() const noexcept { return ops_; }
 
-  // For the owner of a block that no reference can reach (a pool recycling it): back to `fresh`.
-  void reset_counts() noexcept { counts_.store(fresh, std::memory_order_relaxed); }
+  // For the owner of a block that no reference can reach (a pool recycling it, an atomic_shared_ptr
+  // node not yet published): back to `fresh`, or to `shared` references and no weak_ptr.
+  void reset_counts(std::uint32_t shared = 1) noexcept {
+    counts_.store(one_weak + shared * one_shared, std::memory_order_relaxed);
+  }
 
  private:
   static constexpr std::uint32_t shared_part(std::uint64_t c) noexcept { return static_cast<std::uint32_t>(c); }

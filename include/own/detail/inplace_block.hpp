@@ -8,6 +8,9 @@
 //    rebound to remove_cv_t<T> (allocate_shared);
 //  - construct_with::default_init: `::new(pv) T`, no zero-filling, destroyed by `~T()`
 //    (the _for_overwrite forms).
+//
+// `Header` is the block's base: control_block, or a class derived from it that puts more state in
+// the same allocation (local_shared_ptr keeps its non-atomic counts there).
 #pragma once
 
 #include <memory>
@@ -23,8 +26,8 @@ namespace own::detail {
 
 enum class construct_with { placement, allocator, default_init };
 
-template <class T, class A, construct_with How>
-class inplace_block final : public control_block, ebo_storage<A, 0> {
+template <class T, class A, construct_with How, class Header = control_block>
+class inplace_block final : public Header, ebo_storage<A, 0> {
   using allocator_storage = ebo_storage<A, 0>;
   using object_type = std::remove_cv_t<T>;
   using object_allocator = rebind_alloc_t<A, object_type>;
@@ -32,7 +35,7 @@ class inplace_block final : public control_block, ebo_storage<A, 0> {
  public:
   // Constructs the object; if its constructor throws, the block was never a block.
   template <class... Args>
-  explicit inplace_block(const A& a, Args&&... args) : control_block(&ops), allocator_storage(a) {
+  explicit inplace_block(const A& a, Args&&... args) : Header(&ops), allocator_storage(a) {
     if constexpr (How == construct_with::allocator) {
       object_allocator oa(allocator_storage::get());
       std::allocator_traits<object_allocator>::construct(oa, storage(), std::forward<Args>(args)...);

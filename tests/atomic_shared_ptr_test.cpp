@@ -1,0 +1,469 @@
+// Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s semantics, aliased pointers,
+// and two-thread stress tests of every operation that check every object is destroyed exactly
+// once and every allocation returned (run them under TSan and ASan).
+#include <own/atomic_shared_ptr.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cassert>
+#include <thread>
+#include <vector>
+
+#include "test_allocator.hpp"
+#include "tracked.hpp"
+
+using own_test::allocation_log;
+using own_test::test_allocator;
+using own_test::tracked;
+
+namespace {
+
+struct config {
+  int version = 0;
+};
+void use(const config& c) { EXPECT_GE(c.version, 0); }
+
+TEST(AtomicSharedPtrUsage, HeaderExampleRuns) {
+  const config defaults;
+  own::atomic_shared_ptr<config> current(own::make_shared<config>(defaults));
+
+  // readers, on any thread:
+  own::shared_ptr<config> c = current.load();
+  use(*c);
+
+  // a writer publishes a new version only if nobody else did meanwhile:
+  own::shared_ptr<config> seen = current.load();
+  own::shared_ptr<config> next = own::make_shared<config>(*seen);
+  next->version++;
+  bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
+
+  EXPECT_TRUE(published);
+  EXPECT_EQ(current.load()->version, 1);
+}
+
+TEST(AtomicSharedPtrLayout, OneWordAndLockFree) {
+  static_assert(sizeof(own::atomic_shared_ptr<int>) == 8);
+  static_assert(own::atomic_shared_ptr<int>::is_always_lock_free);
+  static_assert(std::is_same_v<own::atomic_shared_ptr<int>::value_type, own::shared_ptr<int>>);
+  own::atomic_shared_ptr<int> a;
+  EXPECT_TRUE(a.is_lock_free());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single-threaded semantics
+
+TEST(AtomicSharedPtr, EmptyByDefault) {
+  own::atomic_shared_ptr<int> a;
+  own::atomic_shared_ptr<int> b = nullptr;
+  EXPECT_FALSE(a.load());
+  EXPECT_FALSE(b.load());
+  EXPECT_EQ(a.load().use_count(), 0);
+}
+
+TEST(AtomicSharedPtr, LoadReturnsACountedCopy) {
+  auto p = own::make_shared<tracked>(1);
+  own::atomic_shared_ptr<tracked> a(p);
+  EXPECT_EQ(p.use_count(), 2);
+  {
+    own::shared_ptr<tracked> q = a.load();
+    own::shared_ptr<tracked> r = a;  // conversion loads
+    EXPECT_EQ(q, p);
+    EXPECT_TRUE(q.owner_equal(p));
+    EXPECT_EQ(p.use_count(), 4);
+  }
+  EXPECT_EQ(p.use_count(), 2);
+  p.reset();
+  EXPECT_EQ(tracked::live(), 1);  // the atomic owns it
+  EXPECT_EQ(a.load(std::memory_order_acquire)->value(), 1);
+  EXPECT_EQ(a.load(std::memory_order_relaxed)->value(), 1);
+}
+
+TEST(AtomicSharedPtr, StoreReleasesThePreviousValue) {
+  const long destroyed = tracked::destroyed();
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  a.store(own::make_shared<tracked>(2));
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);
+  a = own::make_shared<tracked>(3);
+  EXPECT_EQ(a.load()->value(), 3);
+  a.store(nullptr, std::memory_order_release);
+  EXPECT_FALSE(a.load());
+  a = nullptr;
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(tracked::destroyed(), destroyed + 3);
+}
+
+TEST(AtomicSharedPtr, ExchangeReturnsThePreviousValue) {
+  auto one = own::make_shared<tracked>(1);
+  auto two = own::make_shared<tracked>(2);
+  own::atomic_shared_ptr<tracked> a(one);
+  own::shared_ptr<tracked> old = a.exchange(two);
+  EXPECT_EQ(old, one);
+  EXPECT_EQ(one.use_count(), 2);  // `one` and `old`
+  EXPECT_EQ(two.use_count(), 2);
+  old = a.exchange(nullptr, std::memory_order_acq_rel);
+  EXPECT_EQ(old, two);
+  EXPECT_FALSE(a.exchange(nullptr));
+}
+
+TEST(AtomicSharedPtr, DestructionReleasesTheValue) {
+  auto p = own::make_shared<tracked>(1);
+  { own::atomic_shared_ptr<tracked> a(p); }
+  EXPECT_EQ(p.use_count(), 1);
+}
+
+struct pair_of_tracked {
+  tracked first{1};
+  tracked second{2};
+};
+
+TEST(AtomicSharedPtr, CarriesAliasedPointers) {
+  allocation_log log;
+  auto whole = own::allocate_shared<pair_of_tracked>(test_allocator<pair_of_tracked>(&log));
+  own::atomic_shared_ptr<tracked> a(own::shared_ptr<tracked>(whole, &whole->second));
+  own::shared_ptr<tracked> second = a.load();
+  EXPECT_EQ(second.get(), &whole->second);
+  EXPECT_TRUE(second.owner_equal(whole));
+  whole.reset();
+  second.reset();
+  EXPECT_EQ(tracked::live(), 2);  // the atomic keeps the whole pair
+  EXPECT_EQ(a.load()->value(), 2);
+
+  // Aliasing into an empty owner: a non-null pointer with no block.
+  tracked outside(7);
+  a.store(own::shared_ptr<tracked>(own::shared_ptr<tracked>(), &outside));
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  EXPECT_EQ(a.load().get(), &outside);
+  EXPECT_EQ(a.load().use_count(), 0);
+}
+
+TEST(AtomicSharedPtr, CompareExchangeSucceedsOnTheSamePointerAndOwner) {
+  auto one = own::make_shared<tracked>(1);
+  auto two = own::make_shared<tracked>(2);
+  own::atomic_shared_ptr<tracked> a(one);
+  own::shared_ptr<tracked> expected = one;
+  EXPECT_TRUE(a.compare_exchange_strong(expected, two));
+  EXPECT_EQ(expected, one);  // unchanged on success
+  EXPECT_EQ(a.load(), two);
+  EXPECT_EQ(one.use_count(), 2);  // `one` and `expected`: the atomic let go
+  EXPECT_TRUE(a.compare_exchange_strong(two, one, std::memory_order_acq_rel, std::memory_order_acquire));
+  expected = one;
+  while (!a.compare_exchange_weak(expected, nullptr)) {
+  }
+  EXPECT_FALSE(a.load());
+  // Both empty: equivalent.
+  own::shared_ptr<tracked> empty;
+  EXPECT_TRUE(a.compare_exchange_strong(empty, two, std::memory_order_release));
+  EXPECT_EQ(a.load(), two);
+}
+
+TEST(AtomicSharedPtr, CompareExchangeFailureCopiesTheCurrentValue) {
+  auto one = own::make_shared<tracked>(1);
+  auto two = own::make_shared<tracked>(2);
+  own::atomic_shared_ptr<tracked> a(one);
+  own::shared_ptr<tracked> expected = two;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, own::make_shared<tracked>(3)));
+  EXPECT_EQ(expected, one);
+  EXPECT_EQ(one.use_count(), 3);  // `one`, the atomic, `expected`
+  EXPECT_EQ(tracked::live(), 2);  // the unused desired value is gone
+  expected = two;
+  EXPECT_FALSE(a.compare_exchange_weak(expected, nullptr, std::memory_order_acquire, std::memory_order_relaxed));
+  EXPECT_EQ(expected, one);
+
+  // An empty atomic and a non-empty expectation.
+  a.store(nullptr);
+  expected = two;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, one));
+  EXPECT_FALSE(expected);
+  // And the other way round.
+  a.store(one);
+  EXPECT_FALSE(a.compare_exchange_strong(expected, two));
+  EXPECT_EQ(expected, one);
+}
+
+TEST(AtomicSharedPtr, CompareExchangeComparesOwnersToo) {
+  auto whole = own::make_shared<pair_of_tracked>();
+  own::shared_ptr<tracked> first(whole, &whole->first);
+  own::atomic_shared_ptr<tracked> a(first);
+  // The same pointer with another owner is not equivalent.
+  own::shared_ptr<tracked> unowned(own::shared_ptr<tracked>(), &whole->first);
+  own::shared_ptr<tracked> expected = unowned;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, nullptr));
+  EXPECT_TRUE(expected.owner_equal(whole));
+  EXPECT_EQ(expected.get(), &whole->first);
+  // The same owner with another pointer is not equivalent either.
+  expected = own::shared_ptr<tracked>(whole, &whole->second);
+  EXPECT_FALSE(a.compare_exchange_strong(expected, nullptr));
+  EXPECT_EQ(expected.get(), &whole->first);
+  // An owner of a null pointer is not empty.
+  auto owns_null = own::shared_ptr<tracked>(nullptr, [](tracked*) {});
+  a.store(owns_null);
+  own::shared_ptr<tracked> empty;
+  EXPECT_FALSE(a.compare_exchange_strong(empty, nullptr));
+  EXPECT_TRUE(empty.owner_equal(owns_null));
+  EXPECT_TRUE(a.compare_exchange_strong(empty, nullptr));
+}
+
+TEST(AtomicSharedPtr, ArraysAndVoid) {
+  own::atomic_shared_ptr<int[]> a(own::make_shared<int[]>(3, 7));
+  EXPECT_EQ(a.load()[2], 7);
+  own::atomic_shared_ptr<void> v(own::make_shared<tracked>(1));
+  own::shared_ptr<void> expected = v.load();
+  EXPECT_TRUE(v.compare_exchange_strong(expected, nullptr));
+  EXPECT_EQ(tracked::live(), 1);  // `expected` still owns it
+}
+
+// Nodes are recycled per thread: one made on a thread that has exited, or freed into the list of a
+// thread that then exits, must still be freed exactly once (ASan's leak check sees the rest).
+TEST(AtomicSharedPtr, NodesOutliveTheThreadsThatMadeOrFreedThem) {
+  own::atomic_shared_ptr<tracked> a;
+  std::thread([&] {
+    for (int i = 0; i < 100; ++i) a.store(own::make_shared<tracked>(i));  // frees 99 nodes here
+  }).join();
+  EXPECT_EQ(a.load()->value(), 99);
+  std::thread([&] { a.store(nullptr); }).join();  // the last node dies on a short-lived thread
+  EXPECT_EQ(tracked::live(), 0);
+  for (int i = 0; i < 200; ++i) a.store(own::make_shared<tracked>(i));  // more than a list keeps
+  a.store(nullptr);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+#if __cplusplus >= 202002L
+TEST(AtomicSharedPtr, StdAtomicSpecialisation) {
+  using atomic_type = std::atomic<own::shared_ptr<int>>;
+  static_assert(atomic_type::is_always_lock_free);
+  static_assert(std::is_same_v<atomic_type::value_type, own::shared_ptr<int>>);
+  constexpr bool constexpr_constructible = std::is_nothrow_default_constructible_v<atomic_type>;
+  static_assert(constexpr_constructible);
+  atomic_type a(own::make_shared<int>(1));
+  atomic_type b;
+  EXPECT_TRUE(a.is_lock_free());
+  b = a.load();
+  EXPECT_EQ(*b.load(), 1);
+  b = nullptr;
+  own::shared_ptr<int> expected;
+  EXPECT_TRUE(b.compare_exchange_strong(expected, own::make_shared<int>(2)));
+  EXPECT_EQ(*b.exchange(nullptr), 2);
+  own::shared_ptr<int> current = a;
+  EXPECT_EQ(*current, 1);
+}
+
+TEST(AtomicSharedPtr, WaitReturnsOnceTheValueChanges) {
+  auto one = own::make_shared<int>(1);
+  own::atomic_shared_ptr<int> a(one);
+  a.wait(nullptr);  // not equivalent: returns at once
+  a.wait(own::shared_ptr<int>(one, nullptr));
+  std::thread waiter([&] {
+    a.wait(one);
+    EXPECT_EQ(*a.load(), 2);
+  });
+  a.store(own::make_shared<int>(2));
+  a.notify_all();
+  waiter.join();
+  std::thread waiter_on_empty([&] {
+    a.wait(nullptr, std::memory_order_acquire);
+    EXPECT_TRUE(a.load());
+  });
+  a.store(nullptr);
+  a.notify_one();
+  a.store(one);
+  a.notify_one();
+  waiter_on_empty.join();
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Two-thread stress tests: 2 x iterations operations each, bounded in time under TSan.
+
+constexpr int iterations = 500'000;
+
+template <class F>
+void on_two_threads(F f) {
+  std::thread other([&] { f(1); });
+  f(0);
+  other.join();
+}
+
+// Every tracked object made in a scope is destroyed exactly once by its end, and every block
+// from the log is returned.
+class stress_accounting {
+ public:
+  explicit stress_accounting(const allocation_log& log)
+      : log_(log), constructed_(tracked::constructed()), destroyed_(tracked::destroyed()) {}
+  void check() const {
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(tracked::constructed() - constructed_, tracked::destroyed() - destroyed_);
+    EXPECT_EQ(log_.blocks_in_use(), 0);
+    EXPECT_EQ(log_.bytes_in_use.load(), 0);
+  }
+
+ private:
+  const allocation_log& log_;
+  long constructed_;
+  long destroyed_;
+};
+
+struct item : tracked {
+  explicit item(int v) : tracked(v), tag(v) {}
+  int tag;
+};
+
+TEST(AtomicSharedPtrStress, LoadAgainstStoreWithAliasedPointers) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    // A few long-lived values and, every 64th store, a new one, so that objects die under loads.
+    std::vector<own::shared_ptr<item>> values;
+    for (int i = 0; i < 4; ++i) values.push_back(own::allocate_shared<item>(test_allocator<item>(&log), i));
+    own::atomic_shared_ptr<const int> tag(own::shared_ptr<const int>(values[0], &values[0]->tag));
+    own::atomic_shared_ptr<item> whole(values[0]);
+    on_two_threads([&](int thread) {
+      for (int i = 0; i < iterations; ++i) {
+        if (thread == 0) {
+          own::shared_ptr<item> v =
+              i % 64 == 0 ? own::allocate_shared<item>(test_allocator<item>(&log), i) : values[static_cast<std::size_t>(i % 4)];
+          if (i % 2 == 0) {
+            tag.store(own::shared_ptr<const int>(v, &v->tag), std::memory_order_release);
+          } else {
+            whole.store(std::move(v));
+          }
+        } else {
+          own::shared_ptr<const int> t = tag.load(std::memory_order_acquire);
+          own::shared_ptr<item> w = whole.load();
+          ASSERT_TRUE(t && w);
+          ASSERT_GE(*t, 0);  // a destroyed item's tracked value is -1, its tag is left alone
+          ASSERT_GE(w->value(), 0);
+          ASSERT_EQ(w->tag, w->value());
+        }
+      }
+    });
+    const bool in_whole = whole.load() == values[1];
+    const bool in_tag = tag.load().owner_equal(values[1]);
+    EXPECT_EQ(values[1].use_count(), 1 + in_whole + in_tag);
+  }
+  accounting.check();
+}
+
+TEST(AtomicSharedPtrStress, ExchangeAgainstExchange) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    auto make = [&](int v) { return own::allocate_shared<item>(test_allocator<item>(&log), v); };
+    own::atomic_shared_ptr<item> a(make(0));
+    own::shared_ptr<item> held[2] = {make(1), make(2)};
+    on_two_threads([&](int thread) {
+      own::shared_ptr<item>& mine = held[thread];
+      for (int i = 0; i < iterations; ++i) {
+        mine = a.exchange(std::move(mine), i % 2 ? std::memory_order_seq_cst : std::memory_order_acq_rel);
+        ASSERT_TRUE(mine);
+        ASSERT_EQ(mine.use_count(), 1);  // a value is in exactly one place
+      }
+    });
+    own::shared_ptr<item> last = a.load();
+    EXPECT_EQ(held[0]->value() + held[1]->value() + last->value(), 0 + 1 + 2);
+    EXPECT_EQ(tracked::live(), 3);
+  }
+  accounting.check();
+}
+
+// A counter whose values are aliased pointers into one array: increments by compare-exchange
+// (each one a load and at least one compare-exchange), with no allocation but the atomic's nodes.
+template <class Cas>
+void count_with_compare_exchange(Cas compare_exchange) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    const int increments = iterations / 2;
+    auto numbers = own::allocate_shared<int[]>(test_allocator<int>(&log), 2 * increments + 1);
+    for (int i = 0; i <= 2 * increments; ++i) numbers[i] = i;
+    own::atomic_shared_ptr<int> counter(own::shared_ptr<int>(numbers, &numbers[0]));
+    long failures[2] = {0, 0};
+    on_two_threads([&](int thread) {
+      for (int i = 0; i < increments; ++i) {
+        own::shared_ptr<int> seen = counter.load(std::memory_order_acquire);
+        while (!compare_exchange(counter, seen, own::shared_ptr<int>(numbers, seen.get() + 1))) ++failures[thread];
+      }
+    });
+    EXPECT_EQ(*counter.load(), 2 * increments);
+    EXPECT_EQ(numbers.use_count(), 2);
+    EXPECT_GE(2 * increments * 2 + failures[0] + failures[1], 1'000'000);
+  }
+  accounting.check();
+}
+
+TEST(AtomicSharedPtrStress, CompareExchangeStrongCounts) {
+  count_with_compare_exchange([](own::atomic_shared_ptr<int>& a, own::shared_ptr<int>& expected, own::shared_ptr<int> desired) {
+    return a.compare_exchange_strong(expected, std::move(desired));
+  });
+}
+
+TEST(AtomicSharedPtrStress, CompareExchangeWeakCounts) {
+  count_with_compare_exchange([](own::atomic_shared_ptr<int>& a, own::shared_ptr<int>& expected, own::shared_ptr<int> desired) {
+    return a.compare_exchange_weak(expected, std::move(desired), std::memory_order_acq_rel, std::memory_order_acquire);
+  });
+}
+
+TEST(AtomicSharedPtrStress, CompareExchangeAgainstStoreAndLoad) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    auto make = [&](int v) { return own::allocate_shared<item>(test_allocator<item>(&log), v); };
+    std::vector<own::shared_ptr<item>> values = {make(0), make(1), nullptr};
+    own::atomic_shared_ptr<item> a(values[0]);
+    long successes = 0;
+    on_two_threads([&](int thread) {
+      for (int i = 0; i < iterations; ++i) {
+        const auto& v = values[static_cast<std::size_t>(i % 3)];
+        if (thread == 0) {
+          if (i % 2) {
+            a.store(v);
+          } else {
+            own::shared_ptr<item> p = a.load();
+            ASSERT_TRUE(!p || p->value() >= 0);
+          }
+        } else {
+          own::shared_ptr<item> expected = v;
+          if (a.compare_exchange_strong(expected, values[static_cast<std::size_t>((i + 1) % 3)])) {
+            ++successes;
+          } else {
+            ASSERT_TRUE(expected == values[0] || expected == values[1] || expected == values[2]);
+          }
+        }
+      }
+    });
+    EXPECT_GT(successes, 0);
+    const bool held = a.load() != nullptr;
+    EXPECT_EQ(values[0].use_count() + values[1].use_count(), 2 + held);
+  }
+  accounting.check();
+}
+
+#if __cplusplus >= 202002L
+TEST(AtomicSharedPtrStress, WaitAgainstStoreAndNotify) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    const int rounds = iterations;  // a store and a notify each
+    auto numbers = own::allocate_shared<int[]>(test_allocator<int>(&log), rounds + 1);
+    for (int i = 0; i <= rounds; ++i) numbers[i] = i;
+    own::atomic_shared_ptr<int> a(own::shared_ptr<int>(numbers, &numbers[0]));
+    on_two_threads([&](int thread) {
+      if (thread == 0) {
+        for (int i = 1; i <= rounds; ++i) {
+          a.store(own::shared_ptr<int>(numbers, &numbers[i]));
+          a.notify_one();
+        }
+      } else {
+        own::shared_ptr<int> seen = a.load();
+        while (*seen != rounds) {
+          a.wait(seen);
+          seen = a.load();
+        }
+      }
+    });
+    EXPECT_EQ(numbers.use_count(), 2);
+  }
+  accounting.check();
+}
+#endif
+
+}  // namespace

@@ -1,0 +1,398 @@
+// Tests of <own/local_shared_ptr.hpp>: the shared_ptr interface over non-atomic local counts,
+// conversions to and from own::shared_ptr, local_weak_ptr, allocation counts and exception safety.
+#include <own/local_shared_ptr.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cassert>
+#include <memory_resource>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "test_allocator.hpp"
+#include "tracked.hpp"
+
+using own_test::allocation_log;
+using own_test::test_allocator;
+using own_test::tracked;
+
+namespace {
+
+TEST(LocalSharedPtrUsage, HeaderExampleRuns) {
+  own::local_shared_ptr<std::string> name = own::make_local_shared<std::string>("sensor-7");
+  own::local_shared_ptr<std::string> copy = name;  // a plain increment
+  own::local_weak_ptr<std::string> watcher = name;
+  own::shared_ptr<std::string> shared = name;  // one atomic increment
+  std::thread([shared] { assert(*shared == "sensor-7"); }).join();
+  name.reset();
+  copy.reset();                                             // the group is gone...
+  assert(watcher.lock() && *watcher.lock() == "sensor-7");  // ...but `shared` kept the object
+
+  EXPECT_EQ(*watcher.lock(), "sensor-7");
+  shared.reset();
+  EXPECT_TRUE(watcher.expired());
+}
+
+TEST(LocalSharedPtrLayout, TwoPointersAndOneAllocation) {
+  static_assert(sizeof(own::local_shared_ptr<int>) == 2 * sizeof(void*));
+  static_assert(sizeof(own::local_weak_ptr<int>) == 2 * sizeof(void*));
+  static_assert(sizeof(own::detail::local_counts) == 32);
+  allocation_log log;
+  {
+    auto p = own::allocate_local_shared<std::int64_t>(test_allocator<std::int64_t>(&log), 5);
+    EXPECT_EQ(log.allocations.load(), 1);
+    // atomic header + local counts + object + the allocator's pointer
+    EXPECT_EQ(log.bytes_in_use.load(), 16 + 32 + 8 + 8);
+    EXPECT_EQ(*p, 5);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local groups
+
+TEST(LocalSharedPtr, EmptyStates) {
+  own::local_shared_ptr<int> a;
+  own::local_shared_ptr<int> b = nullptr;
+  EXPECT_FALSE(a);
+  EXPECT_EQ(a.get(), nullptr);
+  EXPECT_EQ(a.use_count(), 0);
+  EXPECT_TRUE(a == b);
+  EXPECT_TRUE(a == nullptr);
+  own::shared_ptr<int> s = a;
+  EXPECT_FALSE(s);
+  EXPECT_EQ(s.use_count(), 0);
+}
+
+TEST(LocalSharedPtr, CopiesCountLocallyAndTouchNoAtomicCount) {
+  auto a = own::make_local_shared<tracked>(3);
+  own::shared_ptr<tracked> global = a;  // the group holds 1, `global` 1
+  EXPECT_EQ(global.use_count(), 2);
+  {
+    std::vector<own::local_shared_ptr<tracked>> copies(10, a);
+    EXPECT_EQ(a.use_count(), 11);
+    EXPECT_EQ(global.use_count(), 2);  // local copies never reach the atomic count
+  }
+  EXPECT_EQ(a.use_count(), 1);
+  own::local_shared_ptr<tracked> moved = std::move(a);
+  EXPECT_FALSE(a);
+  EXPECT_EQ(moved.use_count(), 1);
+  EXPECT_EQ(moved->value(), 3);
+  EXPECT_EQ((*moved).value(), 3);
+}
+
+TEST(LocalSharedPtr, DestroysOnceWhenTheLastOwnerGoes) {
+  const long destroyed = tracked::destroyed();
+  {
+    auto a = own::make_local_shared<tracked>(1);
+    auto b = a;
+    a.reset();
+    EXPECT_EQ(tracked::destroyed(), destroyed);
+  }
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(LocalSharedPtr, SharedPtrMadeFromTheGroupOutlivesIt) {
+  own::shared_ptr<tracked> global;
+  {
+    auto a = own::make_local_shared<tracked>(4);
+    global = a;
+  }
+  EXPECT_EQ(tracked::live(), 1);
+  EXPECT_EQ(global.use_count(), 1);
+  std::thread([global] { EXPECT_EQ(global->value(), 4); }).join();
+  global.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(LocalSharedPtr, FromSharedPtr) {
+  allocation_log log;
+  auto global = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 6);
+  {
+    own::local_shared_ptr<tracked> a = global;  // lvalue: one atomic increment
+    EXPECT_EQ(global.use_count(), 2);
+    own::local_shared_ptr<const tracked> b = own::shared_ptr<tracked>(global);  // rvalue: its reference
+    EXPECT_EQ(global.use_count(), 3);
+    EXPECT_EQ(a.get(), global.get());
+    EXPECT_TRUE(a.owner_equal(global));
+    EXPECT_TRUE(b.owner_equal(a));
+    EXPECT_FALSE(a.owner_before(b) || b.owner_before(a));
+  }
+  EXPECT_EQ(global.use_count(), 1);
+  own::shared_ptr<tracked> moved_from = global;
+  own::local_shared_ptr<tracked> c = std::move(moved_from);
+  EXPECT_FALSE(moved_from);
+  EXPECT_EQ(global.use_count(), 2);
+  c.reset();
+  global.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(LocalSharedPtr, FromEmptySharedPtrAllocatesNothing) {
+  own::shared_ptr<int> empty;
+  own::local_shared_ptr<int> a = empty;
+  EXPECT_FALSE(a);
+  EXPECT_EQ(a.use_count(), 0);
+  int x = 0;
+  own::shared_ptr<int> aliased_empty(own::shared_ptr<int>(), &x);  // get() != nullptr, no owner
+  own::local_shared_ptr<int> b = std::move(aliased_empty);
+  EXPECT_EQ(b.get(), &x);
+  EXPECT_EQ(b.use_count(), 0);
+  own::shared_ptr<int> back = b;
+  EXPECT_EQ(back.get(), &x);
+  EXPECT_EQ(back.use_count(), 0);
+}
+
+TEST(LocalSharedPtr, AdoptsRawPointersWithDeleterAndAllocator) {
+  allocation_log log;
+  int deletions = 0;
+  {
+    own::local_shared_ptr<tracked> a(new tracked(1));
+    own::local_shared_ptr<tracked> b(new tracked(2), [&](tracked* p) {
+      ++deletions;
+      delete p;
+    });
+    own::local_shared_ptr<tracked> c(new tracked(3), own::default_deleter(), test_allocator<int>(&log));
+    EXPECT_EQ(log.blocks_in_use(), 1);
+    std::pmr::monotonic_buffer_resource arena;
+    own::local_shared_ptr<tracked> d(new tracked(4), own::default_deleter(), &arena);
+    EXPECT_EQ(tracked::live(), 4);
+    EXPECT_EQ(a->value() + b->value() + c->value() + d->value(), 10);
+    EXPECT_NE(own::get_deleter<own::default_deleter>(own::shared_ptr<tracked>(c)), nullptr);
+  }
+  EXPECT_EQ(deletions, 1);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(LocalSharedPtr, FromUniquePtr) {
+  own::local_shared_ptr<tracked> a(std::make_unique<tracked>(8));
+  EXPECT_EQ(a->value(), 8);
+  own::local_shared_ptr<tracked> empty(std::unique_ptr<tracked>{});
+  EXPECT_FALSE(empty);
+  a = std::make_unique<tracked>(9);
+  EXPECT_EQ(a->value(), 9);
+  EXPECT_EQ(tracked::live(), 1);
+}
+
+TEST(LocalSharedPtr, ArraysThroughSharedPtr) {
+  own::local_shared_ptr<int[]> a = own::make_shared<int[]>(4, 7);
+  EXPECT_EQ(a[0] + a[3], 14);
+  own::local_shared_ptr<int[]> b(new int[2]{1, 2});
+  EXPECT_EQ(b[1], 2);
+}
+
+struct outer : tracked {
+  explicit outer(int v) : tracked(v), inner(v * 10) {}
+  int inner;
+};
+
+TEST(LocalSharedPtr, AliasingAndCasts) {
+  auto o = own::make_local_shared<outer>(2);
+  own::local_shared_ptr<int> inner(o, &o->inner);
+  EXPECT_EQ(o.use_count(), 2);
+  own::local_shared_ptr<tracked> base = o;
+  auto back = own::static_pointer_cast<outer>(base);
+  auto dyn = own::dynamic_pointer_cast<outer>(base);
+  auto konst = own::const_pointer_cast<const outer>(back);
+  auto bytes = own::reinterpret_pointer_cast<const char>(o);
+  EXPECT_EQ(back.get(), o.get());
+  EXPECT_EQ(dyn.get(), o.get());
+  EXPECT_EQ(konst.get(), o.get());
+  EXPECT_EQ(static_cast<const void*>(bytes.get()), static_cast<const void*>(o.get()));
+  o.reset();
+  back.reset();
+  dyn.reset();
+  konst.reset();
+  bytes.reset();
+  base.reset();
+  EXPECT_EQ(*inner, 20);  // `inner` keeps the outer object
+  EXPECT_EQ(tracked::live(), 1);
+  own::shared_ptr<int> global = inner;  // an aliased group converts with its pointer
+  EXPECT_EQ(*global, 20);
+  inner.reset();
+  own::local_shared_ptr<int> moved(std::move(inner), nullptr);
+  EXPECT_FALSE(moved);
+  global.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(LocalSharedPtr, AssignmentSwapReset) {
+  auto a = own::make_local_shared<tracked>(1);
+  auto b = own::make_local_shared<tracked>(2);
+  a = b;
+  EXPECT_EQ(tracked::live(), 1);
+  EXPECT_EQ(a.use_count(), 2);
+  auto c = own::make_local_shared<tracked>(3);
+  swap(a, c);
+  EXPECT_EQ(a->value(), 3);
+  a = std::move(c);
+  EXPECT_EQ(a->value(), 2);
+  a.reset(new tracked(4));
+  EXPECT_EQ(a->value(), 4);
+  a.reset(new tracked(5), [](tracked* p) { delete p; });
+  allocation_log log;
+  a.reset(new tracked(6), own::default_deleter(), test_allocator<int>(&log));
+  EXPECT_EQ(log.blocks_in_use(), 1);
+  a.reset(b, b.get());
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  a.reset();
+  b.reset();
+  c.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(LocalSharedPtr, ComparisonsHashAndOwnerOrder) {
+  auto a = own::make_local_shared<int>(1);
+  auto b = own::make_local_shared<int>(2);
+  EXPECT_TRUE(a == a);
+  EXPECT_TRUE(a != b);
+  EXPECT_TRUE(a != nullptr);
+  EXPECT_EQ((a.get() < b.get()), (a < b));
+  std::unordered_set<own::local_shared_ptr<int>> set{a, b, a};
+  EXPECT_EQ(set.size(), 2u);
+  std::set<own::local_shared_ptr<int>, own::owner_less<>> owners{a, b, a};
+  EXPECT_EQ(owners.size(), 2u);
+  EXPECT_EQ(a.owner_hash(), own::shared_ptr<int>(a).owner_hash());
+}
+
+struct self_aware : own::enable_shared_from_this<self_aware> {};
+
+TEST(LocalSharedPtr, EnableSharedFromThisSeesTheAtomicBlock) {
+  auto a = own::make_local_shared<self_aware>();
+  own::shared_ptr<self_aware> s = a->shared_from_this();
+  EXPECT_TRUE(a.owner_equal(s));
+}
+
+TEST(LocalSharedPtr, ForOverwriteAndPools) {
+  auto a = own::make_local_shared_for_overwrite<int>();
+  *a = 3;
+  std::pmr::unsynchronized_pool_resource pool;
+  auto b = own::allocate_local_shared<std::pmr::string>(&pool, "a string too long for the small buffer");
+  EXPECT_EQ(b->get_allocator().resource(), &pool);  // uses-allocator construction reached the string
+  auto c = own::allocate_local_shared_for_overwrite<int>(&pool);
+  *c = 4;
+  EXPECT_EQ(*a + *c, 7);
+}
+
+// ---------------------------------------------------------------------------------------------
+// local_weak_ptr
+
+TEST(LocalWeakPtr, LocksWhileTheGroupLives) {
+  own::local_weak_ptr<tracked> w;
+  EXPECT_TRUE(w.expired());
+  EXPECT_FALSE(w.lock());
+  {
+    auto a = own::make_local_shared<tracked>(1);
+    w = a;
+    EXPECT_FALSE(w.expired());
+    EXPECT_EQ(w.use_count(), 1);
+    auto b = w.lock();
+    EXPECT_EQ(a.use_count(), 2);
+    own::local_shared_ptr<tracked> c(w);
+    EXPECT_EQ(c.use_count(), 3);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_TRUE(w.expired());
+  EXPECT_EQ(w.use_count(), 0);
+  EXPECT_FALSE(w.lock());
+  EXPECT_THROW(own::local_shared_ptr<tracked>{w}, std::bad_weak_ptr);
+}
+
+TEST(LocalWeakPtr, RevivesTheGroupWhileASharedPtrOwns) {
+  for (bool own_node : {false, true}) {
+    own::local_shared_ptr<tracked> a =
+        own_node ? own::local_shared_ptr<tracked>(own::make_shared<tracked>(5)) : own::make_local_shared<tracked>(5);
+    own::local_weak_ptr<tracked> w = a;
+    own::local_weak_ptr<tracked> w2 = w;
+    own::shared_ptr<tracked> global = a;
+    a.reset();  // the group has no owner now, but the object lives
+    EXPECT_EQ(w.use_count(), 0);
+    EXPECT_FALSE(w.expired());
+    EXPECT_EQ(global.use_count(), 1);
+    auto revived = w2.lock();  // one atomic increment; the group owns again
+    ASSERT_TRUE(revived);
+    EXPECT_EQ(global.use_count(), 2);
+    EXPECT_EQ(w.use_count(), 1);
+    global.reset();
+    EXPECT_EQ(tracked::live(), 1);
+    revived.reset();
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_TRUE(w.expired());
+    w.reset();
+    EXPECT_TRUE(w2.expired());
+  }
+}
+
+TEST(LocalWeakPtr, OutlivesTheObjectAndFreesTheBlockLast) {
+  allocation_log log;
+  own::local_weak_ptr<tracked> w;
+  {
+    auto a = own::allocate_local_shared<tracked>(test_allocator<tracked>(&log), 1);
+    w = a;
+    own::local_weak_ptr<tracked> moved = own::local_weak_ptr<tracked>(w);
+    swap(moved, w);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 1);  // the weak reference keeps the block
+  w.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(LocalWeakPtr, OwnerOrder) {
+  auto a = own::make_local_shared<int>(1);
+  own::local_weak_ptr<int> w = a;
+  EXPECT_FALSE(w.owner_before(a) || a.owner_before(w));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exception safety
+
+TEST(LocalSharedPtrExceptions, AllocateLocalSharedAtEveryFailurePoint) {
+  allocation_log log;
+  const int runs = own_test::for_each_failure_point(log, [&] {
+    auto p = own::allocate_local_shared<tracked>(test_allocator<tracked>(&log), 1);
+    auto q = p;
+    EXPECT_EQ(q->value(), 1);
+  });
+  EXPECT_EQ(runs, 2);
+  const int constructions = own_test::for_each_throwing_construction(log, [&] {
+    auto p = own::allocate_local_shared<tracked>(test_allocator<tracked>(&log), 1);
+  });
+  EXPECT_EQ(constructions, 2);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(LocalSharedPtrExceptions, AdoptingDeletesThePointerWhenTheBlockCannotBeMade) {
+  allocation_log log;
+  own_test::for_each_failure_point(log, [&] {
+    own::local_shared_ptr<tracked> p(new tracked(1), own::default_deleter(), test_allocator<int>(&log));
+  });
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checked mode
+
+#ifdef OWN_CHECKED
+TEST(LocalSharedPtrCheckedDeathTest, DereferencingEmptyAborts) {
+  own::local_shared_ptr<int> p;
+  EXPECT_DEATH((void)*p, "dereferencing an empty own::local_shared_ptr");
+  own::local_shared_ptr<std::pair<int, int>> q;
+  EXPECT_DEATH((void)q->first, "dereferencing an empty own::local_shared_ptr");
+}
+TEST(LocalSharedPtrCheckedDeathTest, IndexOutOfRangeAborts) {
+  own::local_shared_ptr<int[4]> a = own::make_shared<int[4]>();
+  EXPECT_DEATH((void)a[4], "index 4 out of range");
+  own::local_shared_ptr<int[]> e;
+  EXPECT_DEATH((void)e[0], "indexing an empty own::local_shared_ptr");
+}
+#endif
+
+}  // namespace
