@@ -106,6 +106,8 @@ done
 end=$(date +%s)
 
 # The machine and the build, for the report.
+cache=$(dirname "$bin")/CMakeCache.txt
+[ -f "$cache" ] || cache=/dev/null
 {
   echo "{"
   echo "  \"mode\": \"$mode\", \"repetitions\": $reps, \"min_time_s\": $min_time,"
@@ -115,7 +117,7 @@ end=$(date +%s)
   echo "  \"kernel\": \"$(uname -sr)\","
   echo "  \"os\": \"$(. /etc/os-release && echo "$PRETTY_NAME")\","
   echo "  \"compiler\": \"$(g++ --version | head -1)\","
-  echo "  \"cxx_flags\": \"$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' build/release/CMakeCache.txt) -Wall -Wextra -Wpedantic -Werror, C++$(sed -n 's/^CMAKE_CXX_STANDARD:[A-Z]*=//p' build/release/CMakeCache.txt) (C++20 for construction_methods and beyond_seeds)\","
+  echo "  \"cxx_flags\": \"$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' "$cache") -Wall -Wextra -Wpedantic -Werror, C++$(sed -n 's/^CMAKE_CXX_STANDARD:[A-Z]*=//p' "$cache") (C++20 for construction_methods and beyond_seeds)\","
   echo "  \"benchmark_library\": \"Google Benchmark $(dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null)\","
   echo "  \"boost\": \"$(dpkg-query -W -f='${Version}' libboost-dev 2>/dev/null)\","
   echo "  \"allocators\": {\"glibc\": \"$(ldd --version | head -1 | sed 's/.* //')\", \"tcmalloc\": \"${preload[tcmalloc]}\", \"jemalloc\": \"${preload[jemalloc]}\", \"mimalloc\": \"${preload[mimalloc]}\"},"
