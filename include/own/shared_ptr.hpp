@@ -52,6 +52,9 @@
 
 namespace own {
 
+// Spelled own::bad_weak_ptr as well, as code written against std names it.
+using std::bad_weak_ptr;
+
 template <class T>
 class shared_ptr;
 template <class T>
@@ -162,10 +165,11 @@ class shared_ptr {
   shared_ptr(const shared_ptr<Y>& r, element_type* p) noexcept : ptr_(p), block_(r.block_) {
     if (block_) block_->add_shared();
   }
+#if __cplusplus >= 202002L
+  // C++20's moving form (in C++17 std has none, and std::move(r) there copies: so does own's).
   template <class Y>
-  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
-    r.ptr_ = nullptr;
-  }
+  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : shared_ptr(std::move(r), p, moving_alias) {}
+#endif
 
   shared_ptr(const shared_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
     if (block_) block_->add_shared();
@@ -178,10 +182,12 @@ class shared_ptr {
   template <class Y, if_compatible<Y> = 0>
   shared_ptr(shared_ptr<Y>&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), block_(std::exchange(r.block_, nullptr)) {}
 
-  // Throws std::bad_weak_ptr if `r` has expired.
+  // Throws std::bad_weak_ptr if `r` has expired. The pointer is converted only once the object is
+  // known to live: converting to a virtual base reads the object.
   template <class Y, if_compatible<Y> = 0>
-  explicit shared_ptr(const weak_ptr<Y>& r) : ptr_(r.ptr_), block_(r.block_) {
+  explicit shared_ptr(const weak_ptr<Y>& r) : block_(r.block_) {
     if (!block_ || !block_->try_add_shared()) throw std::bad_weak_ptr();
+    ptr_ = r.ptr_;
   }
 
   // Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
@@ -196,8 +202,11 @@ class shared_ptr {
     using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
     block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
-    ptr_ = detail::to_raw_pointer(r.release());
-    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(ptr_);
+    // enable_shared_from_this is looked up on the unique_ptr's pointer type, as std's "equivalent
+    // to shared_ptr(r.release(), d)" does: Y may have the base where T has none.
+    pointer p = r.release();
+    ptr_ = p;  // the constraint: `pointer` converts to element_type*
+    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(p);
   }
 
   // From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives
@@ -272,7 +281,7 @@ class shared_ptr {
   }
   template <class Y>
   void reset(shared_ptr<Y>&& r, element_type* p) noexcept {
-    shared_ptr(std::move(r), p).swap(*this);
+    shared_ptr(std::move(r), p, moving_alias).swap(*this);
   }
 
   element_type* get() const noexcept { return ptr_; }
@@ -330,11 +339,20 @@ class shared_ptr {
   friend class weak_ptr;
   friend struct detail::shared_access;
 
-  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner.
+  struct moving_alias_t {};
+  static constexpr moving_alias_t moving_alias{};
+  template <class Y>
+  shared_ptr(shared_ptr<Y>&& r, element_type* p, moving_alias_t) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
+    r.ptr_ = nullptr;
+  }
+
+  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
+  // an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
+  // array type", so the elements of a shared_ptr<U[]> stay unowned as far as they can tell.
   template <class Y>
   void enable_shared_from_this_hook(Y* p) noexcept {
     using target = typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type;
-    if constexpr (!std::is_void_v<target>) {
+    if constexpr (!std::is_void_v<target> && !std::is_array_v<T>) {
       if (p != nullptr) {
         const enable_shared_from_this<target>* base = p;
         if (base->weak_this_.expired()) base->weak_this_.assign(const_cast<target*>(static_cast<const target*>(p)), block_);
@@ -646,20 +664,34 @@ shared_ptr<X[]> make_shared_array_with_alloc(const A& a, std::size_t n) {
 }
 
 // -----------------------------------------------------------------------------------------------
-// Casts: the result shares ownership with `r`; the rvalue forms move `r`'s reference.
+// Casts: the result shares ownership with `r`.
 
 template <class T, class U>
 shared_ptr<T> static_pointer_cast(const shared_ptr<U>& r) noexcept {
   return shared_ptr<T>(r, static_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
 template <class T, class U>
+shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+// An empty result if the cast fails.
+template <class T, class U>
+shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
+  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
+  return shared_ptr<T>();
+}
+
+#if __cplusplus >= 202002L
+// C++20's rvalue forms move `r`'s reference (a failed dynamic cast leaves `r` as it was). C++17 std
+// has none, and there `std::move(r)` picks the copying forms above, as it does for own.
+template <class T, class U>
 shared_ptr<T> static_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = static_cast<typename shared_ptr<T>::element_type*>(r.get());
   return shared_ptr<T>(std::move(r), p);
-}
-template <class T, class U>
-shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
-  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
 template <class T, class U>
 shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
@@ -667,25 +699,16 @@ shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
   return shared_ptr<T>(std::move(r), p);
 }
 template <class T, class U>
-shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
-  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
-}
-template <class T, class U>
 shared_ptr<T> reinterpret_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get());
   return shared_ptr<T>(std::move(r), p);
-}
-// An empty result if the cast fails; then the rvalue form leaves `r` as it was.
-template <class T, class U>
-shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
-  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
-  return shared_ptr<T>();
 }
 template <class T, class U>
 shared_ptr<T> dynamic_pointer_cast(shared_ptr<U>&& r) noexcept {
   if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(std::move(r), p);
   return shared_ptr<T>();
 }
+#endif
 
 // The deleter `p` was created with, if it is a D; else nullptr.
 template <class D, class T>
@@ -805,8 +828,9 @@ struct owner_less<weak_ptr<T>> {
 };
 template <>
 struct owner_less<void> {
+  // Constrained like std's four overloads: only for pairs with owner_before (is_invocable agrees).
   template <class A, class B>
-  bool operator()(const A& a, const B& b) const noexcept {
+  auto operator()(const A& a, const B& b) const noexcept -> decltype(a.owner_before(b)) {
     return a.owner_before(b);
   }
   using is_transparent = void;

@@ -1,8 +1,11 @@
 // A program outside the project that uses own through its CMake package.
-#include <own/shared_ptr.hpp>
+#include <own/own.hpp>  // every installed header
 
 int main() {
   own::shared_ptr<int> p = own::make_shared<int>(42);
   own::weak_ptr<int> w = p;
-  return (*w.lock() == 42 && p.use_count() == 1) ? 0 : 1;
+  // Counted before locking: the locked temporary is a second owner until the statement ends.
+  const bool one_owner = p.use_count() == 1;
+  const bool locks = *w.lock() == 42;
+  return one_owner && locks ? 0 : 1;
 }

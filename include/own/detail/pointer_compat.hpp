@@ -7,18 +7,14 @@
 
 namespace own::detail {
 
-// "Y* is compatible with T*": Y* converts to T*, or Y is U[N] and T is cv U[].
+// "Y* is compatible with T*": Y* converts to T*, or Y is U[N] and T is cv U[]. For arrays that is a
+// conversion of pointers to arrays, never of their elements: shared_ptr<Derived[]> does not convert
+// to shared_ptr<Base[]>, as indexing the result would stride by the wrong size.
 template <class Y, class T>
 struct is_compatible : std::is_convertible<Y*, T*> {};
 template <class U, std::size_t N, class V>
 struct is_compatible<U[N], V[]>
     : std::bool_constant<std::is_convertible_v<U*, V*> && std::is_same_v<std::remove_cv_t<U>, std::remove_cv_t<V>>> {};
-template <class U, class V>
-struct is_compatible<U[], V[]> : std::is_convertible<U*, V*> {};
-template <class U, std::size_t N, class V, std::size_t M>
-struct is_compatible<U[N], V[M]> : std::bool_constant<N == M && std::is_convertible_v<U*, V*>> {};
-template <class U, class V, std::size_t M>
-struct is_compatible<U[], V[M]> : std::false_type {};
 template <class Y, class T>
 inline constexpr bool is_compatible_v = is_compatible<Y, T>::value;
 
@@ -33,14 +29,28 @@ struct accepts_raw<Y, U[]> : std::is_convertible<Y (*)[], U (*)[]> {};
 template <class Y, class T>
 inline constexpr bool accepts_raw_v = accepts_raw<Y, T>::value;
 
+// Whether `delete p` (`delete[] p`) is well-formed for a T* (std's Constraints). True for an
+// incomplete class, where it is well-formed (std's separate Mandates, that Y be complete, is the
+// deleter's static_assert); false for void. The expression is never formed for either: compilers
+// warn on it even in a SFINAE context, which -Werror turns into an error in a mere trait query.
 template <class T, class = void>
-struct is_deletable : std::false_type {};
+struct is_complete : std::false_type {};
 template <class T>
-struct is_deletable<T, std::void_t<decltype(delete std::declval<T*>())>> : std::true_type {};
+struct is_complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
 template <class T, class = void>
-struct is_array_deletable : std::false_type {};
+struct has_delete : std::false_type {};
 template <class T>
-struct is_array_deletable<T, std::void_t<decltype(delete[] std::declval<T*>())>> : std::true_type {};
+struct has_delete<T, std::void_t<decltype(delete std::declval<T*>())>> : std::true_type {};
+template <class T, class = void>
+struct has_array_delete : std::false_type {};
+template <class T>
+struct has_array_delete<T, std::void_t<decltype(delete[] std::declval<T*>())>> : std::true_type {};
+template <class T>
+struct is_deletable
+    : std::conjunction<std::is_object<T>, std::disjunction<std::negation<is_complete<T>>, has_delete<T>>> {};
+template <class T>
+struct is_array_deletable
+    : std::conjunction<std::is_object<T>, std::disjunction<std::negation<is_complete<T>>, has_array_delete<T>>> {};
 
 template <class D, class P, class = void>
 struct is_deleter_for : std::false_type {};
@@ -57,6 +67,6 @@ struct static_downcast_works<T, Y, std::void_t<decltype(static_cast<Y*>(std::dec
 template <class Y, class T>
 inline constexpr bool upcast_needs_object_v =
     std::is_class_v<Y> && std::is_class_v<std::remove_cv_t<T>> && !std::is_same_v<std::remove_cv_t<Y>, std::remove_cv_t<T>> &&
-    !static_downcast_works<T, Y>::value;
+    !static_downcast_works<std::remove_cv_t<T>, std::remove_cv_t<Y>>::value;
 
 }  // namespace own::detail

@@ -1,0 +1,222 @@
+// Block pools against the standard library's pools, malloc, and a bare thread-local free list (the
+// floor: what a pool's fast path costs when it does nothing else).
+//
+//   *_pair      allocate then deallocate one block, over and over (the pool fast path);
+//   *_batch     allocate 256 blocks, then free them (walks memory, touches more lines);
+//   threads:2   the same on two threads at once; per-thread time should stay near threads:1;
+//   handoff_*   allocate on this thread, deallocate on a consumer thread, through an SPSC ring
+//               (the "made on A, dropped on B" pipeline); handoff_ring_alone is the ring's own cost.
+//               Time is wall-clock per object; CPU is both threads' CPU per object, which a busy
+//               machine distorts less (the threads yield rather than spin when the ring stalls).
+//
+// To compare with other mallocs, run the malloc benchmarks with LD_PRELOAD=libmimalloc.so (or
+// libtcmalloc_minimal.so).
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <memory_resource>
+#include <thread>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <own/concurrent_pool.hpp>
+#include <own/pool.hpp>
+
+namespace {
+
+constexpr std::size_t block_size = 64;
+constexpr int batch = 256;
+
+// The floor: a thread-local intrusive free list with nothing else.
+struct bare_free_list {
+  struct node {
+    node* next;
+  };
+  node* head = nullptr;
+  void* allocate() {
+    if (node* n = head) {
+      head = n->next;
+      return n;
+    }
+    return std::malloc(block_size);  // warm-up only
+  }
+  void deallocate(void* p) { head = ::new (p) node{head}; }
+};
+thread_local bare_free_list floor_list;
+
+struct floor_api {
+  void* allocate() { return floor_list.allocate(); }
+  void deallocate(void* p) { floor_list.deallocate(p); }
+};
+struct pool_api {
+  own::pool& pool;
+  void* allocate() { return pool.allocate(); }
+  void deallocate(void* p) { pool.deallocate(p); }
+};
+struct concurrent_pool_api {
+  own::concurrent_pool& pool;
+  void* allocate() { return pool.allocate(); }
+  void deallocate(void* p) { pool.deallocate(p); }
+};
+struct resource_api {
+  std::pmr::memory_resource& resource;
+  void* allocate() { return resource.allocate(block_size, 8); }
+  void deallocate(void* p) { resource.deallocate(p, block_size, 8); }
+};
+struct malloc_api {
+  void* allocate() { return std::malloc(block_size); }
+  void deallocate(void* p) { std::free(p); }
+};
+
+template <class Api>
+void run_pair(benchmark::State& state, Api api) {
+  for (auto _ : state) {
+    void* p = api.allocate();
+    benchmark::DoNotOptimize(p);
+    api.deallocate(p);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class Api>
+void run_batch(benchmark::State& state, Api api) {
+  void* blocks[batch];
+  for (auto _ : state) {
+    for (void*& p : blocks) p = api.allocate();
+    benchmark::DoNotOptimize(blocks);
+    for (void* p : blocks) api.deallocate(p);
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+
+// Shared by the benchmark threads of the multi-threaded runs.
+own::concurrent_pool& shared_concurrent_pool() {
+  static own::concurrent_pool pool(block_size);
+  return pool;
+}
+std::pmr::synchronized_pool_resource& shared_synchronized_pool() {
+  static std::pmr::synchronized_pool_resource pool;
+  return pool;
+}
+
+void floor_pair(benchmark::State& state) { run_pair(state, floor_api{}); }
+void pool_pair(benchmark::State& state) {
+  own::pool pool(block_size);
+  run_pair(state, pool_api{pool});
+}
+void concurrent_pool_pair(benchmark::State& state) { run_pair(state, concurrent_pool_api{shared_concurrent_pool()}); }
+void pmr_unsynchronized_pair(benchmark::State& state) {
+  std::pmr::unsynchronized_pool_resource pool;
+  run_pair(state, resource_api{pool});
+}
+void pmr_synchronized_pair(benchmark::State& state) { run_pair(state, resource_api{shared_synchronized_pool()}); }
+void malloc_pair(benchmark::State& state) { run_pair(state, malloc_api{}); }
+
+void floor_batch(benchmark::State& state) { run_batch(state, floor_api{}); }
+void pool_batch(benchmark::State& state) {
+  own::pool pool(block_size);
+  run_batch(state, pool_api{pool});
+}
+void concurrent_pool_batch(benchmark::State& state) { run_batch(state, concurrent_pool_api{shared_concurrent_pool()}); }
+void pmr_unsynchronized_batch(benchmark::State& state) {
+  std::pmr::unsynchronized_pool_resource pool;
+  run_batch(state, resource_api{pool});
+}
+void pmr_synchronized_batch(benchmark::State& state) { run_batch(state, resource_api{shared_synchronized_pool()}); }
+void malloc_batch(benchmark::State& state) { run_batch(state, malloc_api{}); }
+
+BENCHMARK(floor_pair)->Threads(1)->Threads(2);
+BENCHMARK(pool_pair);
+BENCHMARK(concurrent_pool_pair)->Threads(1)->Threads(2);
+BENCHMARK(pmr_unsynchronized_pair);
+BENCHMARK(pmr_synchronized_pair)->Threads(1)->Threads(2);
+BENCHMARK(malloc_pair)->Threads(1)->Threads(2);
+BENCHMARK(floor_batch)->Threads(1)->Threads(2);
+BENCHMARK(pool_batch);
+BENCHMARK(concurrent_pool_batch)->Threads(1)->Threads(2);
+BENCHMARK(pmr_unsynchronized_batch);
+BENCHMARK(pmr_synchronized_batch)->Threads(1)->Threads(2);
+BENCHMARK(malloc_batch)->Threads(1)->Threads(2);
+
+// A bounded single-producer single-consumer ring of pointers.
+class spsc_ring {
+ public:
+  bool try_push(void* p) {
+    const std::size_t tail = tail_.load(std::memory_order_relaxed);
+    if (tail - head_cache_ == size) {
+      head_cache_ = head_.load(std::memory_order_acquire);
+      if (tail - head_cache_ == size) return false;
+    }
+    slots_[tail % size] = p;
+    tail_.store(tail + 1, std::memory_order_release);
+    return true;
+  }
+  void* try_pop() {
+    const std::size_t head = head_.load(std::memory_order_relaxed);
+    if (head == tail_cache_) {
+      tail_cache_ = tail_.load(std::memory_order_acquire);
+      if (head == tail_cache_) return nullptr;
+    }
+    void* p = slots_[head % size];
+    head_.store(head + 1, std::memory_order_release);
+    return p;
+  }
+
+ private:
+  static constexpr std::size_t size = 1024;
+  void* slots_[size] = {};
+  alignas(64) std::atomic<std::size_t> head_{0};
+  std::size_t tail_cache_ = 0;  // consumer's
+  alignas(64) std::atomic<std::size_t> tail_{0};
+  std::size_t head_cache_ = 0;  // producer's
+};
+
+// Allocates on this thread, frees on a consumer thread.
+template <class Allocate, class Deallocate>
+void run_handoff(benchmark::State& state, Allocate allocate, Deallocate deallocate) {
+  auto ring = std::make_unique<spsc_ring>();
+  std::atomic<bool> stop{false};
+  std::thread consumer([&] {
+    for (;;) {
+      if (void* p = ring->try_pop()) {
+        deallocate(p);
+      } else if (stop.load(std::memory_order_acquire)) {
+        while (void* rest = ring->try_pop()) deallocate(rest);
+        return;
+      } else {
+        std::this_thread::yield();  // the two threads may share a CPU: spinning would waste its slice
+      }
+    }
+  });
+  for (auto _ : state) {
+    void* p = allocate();
+    *static_cast<int*>(p) = 1;  // a real object is written where it is made
+    while (!ring->try_push(p)) std::this_thread::yield();
+  }
+  stop.store(true, std::memory_order_release);
+  consumer.join();
+  state.SetItemsProcessed(state.iterations());
+}
+
+void handoff_ring_alone(benchmark::State& state) {
+  static int object;
+  run_handoff(state, [] { return static_cast<void*>(&object); }, [](void*) {});
+}
+void handoff_concurrent_pool(benchmark::State& state) {
+  own::concurrent_pool pool(block_size);
+  run_handoff(state, [&] { return pool.allocate(); }, [&](void* p) { pool.deallocate(p); });
+}
+void handoff_pmr_synchronized(benchmark::State& state) {
+  std::pmr::synchronized_pool_resource pool;
+  run_handoff(state, [&] { return pool.allocate(block_size, 8); }, [&](void* p) { pool.deallocate(p, block_size, 8); });
+}
+void handoff_malloc(benchmark::State& state) {
+  run_handoff(state, [] { return std::malloc(block_size); }, [](void* p) { std::free(p); });
+}
+
+BENCHMARK(handoff_ring_alone)->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_concurrent_pool)->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_pmr_synchronized)->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_malloc)->UseRealTime()->MeasureProcessCPUTime();
+
+}  // namespace

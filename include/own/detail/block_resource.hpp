@@ -1,0 +1,45 @@
+// The std::pmr::memory_resource face of a fixed-size block pool (own::pool, own::concurrent_pool):
+// requests that fit a block (bytes <= block_size(), alignment <= block_alignment()) are served by the
+// pool's allocate()/deallocate(), the others by its upstream resource. own::pool_allocator calls
+// these overrides by qualified name, so it reaches the pool with no virtual call.
+#pragma once
+
+#include <cstddef>
+#include <memory_resource>
+
+namespace own {
+template <class T, class Pool>
+class pool_allocator;
+}  // namespace own
+
+namespace own::detail {
+
+template <class Pool>
+class block_resource : public std::pmr::memory_resource {
+ protected:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    Pool& pool = static_cast<Pool&>(*this);
+    if (fits(bytes, alignment)) return pool.allocate();
+    return pool.upstream_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+    Pool& pool = static_cast<Pool&>(*this);
+    if (fits(bytes, alignment)) {
+      pool.deallocate(p);
+    } else {
+      pool.upstream_resource()->deallocate(p, bytes, alignment);
+    }
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+ private:
+  template <class, class>
+  friend class ::own::pool_allocator;
+
+  bool fits(std::size_t bytes, std::size_t alignment) const noexcept {
+    const Pool& pool = static_cast<const Pool&>(*this);
+    return bytes <= pool.block_size() && alignment <= pool.block_alignment();
+  }
+};
+
+}  // namespace own::detail

@@ -1,0 +1,230 @@
+// The memory behind a block pool: chunks obtained from an upstream resource, carved into blocks
+// lazily (a block is first touched when handed out), the growth policy, and, in checked mode, the
+// record of which blocks are out, so that misuse is caught at the deallocation that commits it.
+//
+// Chunks form a list from oldest to newest; carving walks it in that order, so a chunk added by
+// reserve() waits, untouched, until the chunks before it are used up. Chunk links are atomic only so
+// that checked-mode ownership lookups may run on any thread of a concurrent pool while its owner
+// appends a chunk: a chunk is published after it is fully built, and never unlinked before
+// release() (which requires that the pool is idle).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory_resource>
+#include <new>
+#include <stdexcept>
+
+#include "../pool_options.hpp"
+#include "checked.hpp"
+
+namespace own::detail {
+
+// Block size and alignment of a pool, from what the user asked for.
+struct block_geometry {
+  std::size_t size;
+  std::size_t alignment;
+
+  // Throws std::invalid_argument if `alignment` is neither 0 nor a power of two.
+  static block_geometry make(std::size_t requested, std::size_t minimum, std::size_t alignment) {
+    if (alignment & (alignment - 1)) throw std::invalid_argument("own: pool alignment must be a power of two");
+    std::size_t size = requested < minimum ? minimum : requested;
+    if (alignment == 0) {
+      alignment = size & (~size + 1);  // lowest set bit
+      if (alignment > alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
+    }
+    if (alignment < alignof(void*)) alignment = alignof(void*);  // the free-list link lives in the block
+    size = (size + alignment - 1) & ~(alignment - 1);
+    return {size, alignment};
+  }
+};
+
+class chunk_store {
+ public:
+  // `kind` and `owner` name the pool in checked-mode reports.
+  chunk_store(block_geometry geometry, const pool_options& options, std::pmr::memory_resource* upstream,
+              const char* kind, const void* owner) noexcept
+      : size_(geometry.size),
+        alignment_(geometry.alignment),
+        first_blocks_(options.initial_chunk_blocks ? options.initial_chunk_blocks : 1),
+        max_blocks_(options.max_chunk_blocks > first_blocks_ ? options.max_chunk_blocks : first_blocks_),
+        next_blocks_(first_blocks_),
+        geometric_(options.growth == pool_growth::geometric),
+        upstream_(upstream),
+        kind_(kind),
+        name_(options.name),
+        owner_(owner) {}
+  chunk_store(const chunk_store&) = delete;
+  chunk_store& operator=(const chunk_store&) = delete;
+  ~chunk_store() { release(); }
+
+  std::size_t block_size() const noexcept { return size_; }
+  std::size_t block_alignment() const noexcept { return alignment_; }
+  std::pmr::memory_resource* upstream() const noexcept { return upstream_; }
+  std::size_t carved() const noexcept { return carved_; }
+  std::size_t uncarved() const noexcept { return capacity_ - carved_; }
+  std::size_t bytes_reserved() const noexcept { return bytes_; }
+  std::size_t chunks() const noexcept { return chunks_; }
+
+  // A block never handed out since the chunk was obtained, or nullptr when all are carved.
+  void* carve() noexcept {
+    if (cursor_ == limit_ && !advance()) return nullptr;
+    void* block = cursor_;
+    cursor_ += size_;
+    ++carved_;
+    return block;
+  }
+
+  // Adds a chunk of at least `min_blocks` blocks, or of the growth policy's next size if larger.
+  // Throws what upstream throws (std::bad_alloc if the size overflows), and then changes nothing.
+  void grow(std::size_t min_blocks = 0) {
+    const std::size_t blocks = min_blocks > next_blocks_ ? min_blocks : next_blocks_;
+    const std::size_t header_at = round_up(blocks_bytes(blocks), alignof(chunk));
+    const std::size_t bytes = header_at + sizeof(chunk) + bitmap_words(blocks) * sizeof(std::atomic<std::uint64_t>);
+    if (bytes < header_at) throw std::bad_alloc();
+    const std::size_t align = alignment_ > alignof(chunk) ? alignment_ : alignof(chunk);
+    auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, align));
+    chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, blocks, bytes, align};
+#ifdef OWN_CHECKED
+    for (std::size_t i = 0; i < bitmap_words(blocks); ++i) ::new (&c->live_bits()[i]) std::atomic<std::uint64_t>(0);
+#endif
+    if (last_) {
+      last_->next.store(c, std::memory_order_release);
+    } else {
+      first_.store(c, std::memory_order_release);
+    }
+    last_ = c;
+    capacity_ += blocks;
+    bytes_ += bytes;
+    ++chunks_;
+    if (geometric_ && blocks >= next_blocks_) next_blocks_ = next_blocks_ > max_blocks_ / 2 ? max_blocks_ : next_blocks_ * 2;
+  }
+
+  // Returns every chunk upstream and starts over as if new. Every block becomes invalid.
+  void release() noexcept {
+    chunk* c = first_.load(std::memory_order_relaxed);
+    while (c) {
+      chunk* next = c->next.load(std::memory_order_relaxed);
+      upstream_->deallocate(c->memory, c->bytes, c->align);
+      c = next;
+    }
+    first_.store(nullptr, std::memory_order_relaxed);
+    last_ = current_ = nullptr;
+    cursor_ = limit_ = nullptr;
+    capacity_ = carved_ = bytes_ = chunks_ = 0;
+    next_blocks_ = first_blocks_;
+  }
+
+  // Checked mode: check and record that `block` is handed out / comes back. Without OWN_CHECKED
+  // both do nothing.
+  // A block about to be handed out that is not free means the free list was overwritten, most
+  // likely by a write to a block after it was freed.
+  void on_allocate([[maybe_unused]] void* block) noexcept {
+#ifdef OWN_CHECKED
+    const slot s = locate(block);
+    if (!s.word || (s.word->fetch_or(s.bit, std::memory_order_relaxed) & s.bit)) {
+      misuse("free list corrupted (a block written after it was freed?), next block", block);
+    }
+#endif
+  }
+  void on_deallocate([[maybe_unused]] void* block) noexcept {
+#ifdef OWN_CHECKED
+    const slot s = locate(block);
+    if (!s.word) misuse("deallocate of an address this pool never handed out (another pool's block?)", block);
+    if (!(s.word->fetch_and(~s.bit, std::memory_order_relaxed) & s.bit)) {
+      misuse("block freed twice (or freed but never allocated)", block);
+    }
+#endif
+  }
+
+  // Reports misuse of the owning pool (naming it and the address) and aborts.
+  [[noreturn]] void misuse(const char* what, const void* address) const noexcept {
+    char message[256];
+    std::snprintf(message, sizeof message, "%s '%s' at %p: %s: %p", kind_, name_ ? name_ : "", owner_, what, address);
+    checked_failure("%s", message);
+  }
+  [[noreturn]] void misuse(const char* what, std::size_t count) const noexcept {
+    char message[256];
+    std::snprintf(message, sizeof message, "%s '%s' at %p: %s: %zu", kind_, name_ ? name_ : "", owner_, what, count);
+    checked_failure("%s", message);
+  }
+
+ private:
+  // Lives after the chunk's blocks, so that blocks start at the chunk's (aligned) start.
+  struct chunk {
+    std::atomic<chunk*> next;
+    std::byte* memory;
+    std::size_t blocks;
+    std::size_t bytes;
+    std::size_t align;
+    // Checked mode: one bit per block, set while the block is out.
+    std::atomic<std::uint64_t>* live_bits() noexcept { return reinterpret_cast<std::atomic<std::uint64_t>*>(this + 1); }
+  };
+  static_assert(alignof(chunk) >= alignof(std::atomic<std::uint64_t>), "the bitmap follows the header");
+
+  struct slot {
+    std::atomic<std::uint64_t>* word;
+    std::uint64_t bit;
+  };
+
+  static constexpr std::size_t round_up(std::size_t n, std::size_t align) noexcept { return (n + align - 1) & ~(align - 1); }
+  std::size_t blocks_bytes(std::size_t blocks) const {
+    if (blocks > static_cast<std::size_t>(-1) / 2 / size_) throw std::bad_alloc();
+    return blocks * size_;
+  }
+  static constexpr std::size_t bitmap_words([[maybe_unused]] std::size_t blocks) noexcept {
+#ifdef OWN_CHECKED
+    return (blocks + 63) / 64;
+#else
+    return 0;
+#endif
+  }
+
+  bool advance() noexcept {
+    chunk* next = current_ ? current_->next.load(std::memory_order_relaxed) : first_.load(std::memory_order_relaxed);
+    if (!next) return false;
+    current_ = next;
+    cursor_ = next->memory;
+    limit_ = next->memory + next->blocks * size_;
+    return true;
+  }
+
+  // The bit of `block`, or {nullptr, 0} if it is not the start of a block of this store.
+  slot locate(const void* block) const noexcept {
+    const auto* p = static_cast<const std::byte*>(block);
+    for (chunk* c = first_.load(std::memory_order_acquire); c; c = c->next.load(std::memory_order_acquire)) {
+      const std::byte* end = c->memory + c->blocks * size_;
+      if (p < c->memory || p >= end) continue;
+      const auto offset = static_cast<std::size_t>(p - c->memory);
+      if (offset % size_ != 0) return {nullptr, 0};
+      const std::size_t index = offset / size_;
+      return {&c->live_bits()[index / 64], std::uint64_t{1} << (index % 64)};
+    }
+    return {nullptr, 0};
+  }
+
+  const std::size_t size_;
+  const std::size_t alignment_;
+  const std::size_t first_blocks_;
+  const std::size_t max_blocks_;
+  std::size_t next_blocks_;
+  const bool geometric_;
+  std::pmr::memory_resource* const upstream_;
+  const char* const kind_;
+  const char* const name_;
+  const void* const owner_;
+
+  std::atomic<chunk*> first_{nullptr};
+  chunk* last_ = nullptr;
+  chunk* current_ = nullptr;  // the chunk being carved
+  std::byte* cursor_ = nullptr;
+  std::byte* limit_ = nullptr;
+  std::size_t capacity_ = 0;  // blocks in all chunks
+  std::size_t carved_ = 0;
+  std::size_t bytes_ = 0;
+  std::size_t chunks_ = 0;
+};
+
+}  // namespace own::detail

@@ -1,0 +1,215 @@
+// Who owns a concurrent pool's thread caches, and how a thread finds its cache in O(1).
+//
+// Finding: each thread has a small direct-mapped table of {pool id, cache} slots in plain
+// thread_local storage (trivial, so access needs no TLS guard). Pool ids come from a global 64-bit
+// counter and are never reused, so a slot left behind by a destroyed pool can never match a live one
+// (even one built at the same address): the stale cache pointer is never followed.
+//
+// Owning: a cache is shared by its thread and its pool. Each side, when it goes away, clears its flag
+// under the cache's mutex; whichever goes second deletes the cache.
+//  - Thread exit (thread_cache_list's destructor): if the pool is alive, the cache's blocks go back
+//    to the depot and the cache stays in the pool's registry, for the next new thread to adopt; if
+//    not, the thread deletes it.
+//  - Pool destruction (cache_registry::detach_all): the pool forgets each cache's blocks (their
+//    chunks are going), takes back its magazines, and deletes the caches of exited threads; live
+//    threads delete theirs at exit, or earlier when they next register with some pool (drop_dead),
+//    so a long-lived thread that uses many short-lived pools does not accumulate them.
+// The pool-side lock order is registry mutex, then cache mutex, then depot mutex; a thread takes a
+// cache mutex and then the depot mutex; no path takes them in another order.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <mutex>
+#include <vector>
+
+#include "pool_depot.hpp"
+#include "thread_cache.hpp"
+
+namespace own::detail {
+
+inline std::atomic<std::uint64_t> last_pool_id{0};
+inline std::uint64_t new_pool_id() noexcept { return last_pool_id.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+struct cache_slot {
+  std::uint64_t pool_id;  // 0: empty
+  thread_cache* cache;
+};
+
+inline constexpr std::size_t cache_slot_count = 16;
+inline thread_local cache_slot cache_slots[cache_slot_count];
+// Set once this thread's thread_cache_list is destroyed: later calls (from other thread_local
+// destructors) bypass caches and go to the depot.
+inline thread_local bool thread_caches_gone = false;
+
+inline thread_cache* find_thread_cache(std::uint64_t pool_id) noexcept {
+  const cache_slot& slot = cache_slots[pool_id % cache_slot_count];
+  return slot.pool_id == pool_id ? slot.cache : nullptr;
+}
+
+// The caches of one thread, one per pool it has used: the slots' backing store, and the thread's
+// half of each cache's ownership.
+class thread_cache_list {
+ public:
+  thread_cache_list() = default;
+  thread_cache_list(const thread_cache_list&) = delete;
+  thread_cache_list& operator=(const thread_cache_list&) = delete;
+
+  ~thread_cache_list() {
+    thread_caches_gone = true;
+    std::fill(std::begin(cache_slots), std::end(cache_slots), cache_slot{0, nullptr});
+    for (const cache_slot& entry : caches_) {
+      thread_cache* cache = entry.cache;
+      {
+        std::lock_guard<std::mutex> lock(cache->mutex);
+        if (cache->pool_alive) {
+          cache->flush();
+          cache->thread_attached = false;
+          continue;
+        }
+      }
+      delete cache;
+    }
+  }
+
+  thread_cache* find(std::uint64_t pool_id) const noexcept {
+    for (const cache_slot& entry : caches_) {
+      if (entry.pool_id == pool_id) return remember(entry);
+    }
+    return nullptr;
+  }
+
+  // Strong guarantee: throws std::bad_alloc before anything changes.
+  void make_room_for_one() { caches_.reserve(caches_.size() + 1); }
+  // Precondition: make_room_for_one() since the last add.
+  thread_cache* add(std::uint64_t pool_id, thread_cache* cache) noexcept {
+    caches_.push_back({pool_id, cache});
+    return remember(caches_.back());
+  }
+
+  // Deletes the caches of destroyed pools.
+  void drop_dead() noexcept {
+    auto dead = [](const cache_slot& entry) {
+      {
+        std::lock_guard<std::mutex> lock(entry.cache->mutex);
+        if (entry.cache->pool_alive) return false;
+      }
+      cache_slot& slot = cache_slots[entry.pool_id % cache_slot_count];
+      if (slot.cache == entry.cache) slot = {0, nullptr};
+      delete entry.cache;
+      return true;
+    };
+    caches_.erase(std::remove_if(caches_.begin(), caches_.end(), dead), caches_.end());
+  }
+
+ private:
+  static thread_cache* remember(const cache_slot& entry) noexcept {
+    cache_slots[entry.pool_id % cache_slot_count] = entry;
+    return entry.cache;
+  }
+
+  std::vector<cache_slot> caches_;
+};
+
+// Constructed on a thread's first registration with any pool (the slow path), destroyed at its exit.
+inline thread_cache_list& this_thread_cache_list() {
+  static thread_local thread_cache_list list;
+  return list;
+}
+
+// One pool's half: the caches of every thread that has used the pool.
+class cache_registry {
+ public:
+  cache_registry(pool_depot& depot, std::uint64_t pool_id) noexcept : depot_(depot), pool_id_(pool_id) {}
+  cache_registry(const cache_registry&) = delete;
+  cache_registry& operator=(const cache_registry&) = delete;
+
+  // The calling thread's cache, registering one on first use (adopting an exited thread's cache if
+  // there is one); nullptr once the thread's caches are gone (thread exit). Throws std::bad_alloc or
+  // what upstream throws (for the magazines), changing nothing.
+  thread_cache* this_thread() {
+    if (thread_caches_gone) return nullptr;
+    if (thread_cache* cache = find_thread_cache(pool_id_)) return cache;
+    thread_cache_list& list = this_thread_cache_list();
+    if (thread_cache* cache = list.find(pool_id_)) return cache;
+    list.drop_dead();
+    list.make_room_for_one();
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (thread_cache* cache = head_; cache; cache = cache->next) {
+      std::lock_guard<std::mutex> cache_lock(cache->mutex);
+      if (!cache->thread_attached) {
+        cache->thread_attached = true;
+        return list.add(pool_id_, cache);
+      }
+    }
+    thread_cache* cache = new_cache();
+    cache->next = head_;
+    head_ = cache;
+    return list.add(pool_id_, cache);
+  }
+
+  // Pool destruction: forgets every cache (see the top of this file). Returns the blocks they held.
+  std::size_t detach_all() noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::size_t held = 0;
+    for (thread_cache* cache = head_; cache;) {
+      thread_cache* const next = cache->next;
+      bool orphan;
+      {
+        std::lock_guard<std::mutex> cache_lock(cache->mutex);
+        held += cache->cached();
+        cache->surrender();
+        cache->pool_alive = false;
+        orphan = !cache->thread_attached;
+      }
+      if (orphan) delete cache;
+      cache = next;
+    }
+    head_ = nullptr;
+    return held;
+  }
+
+  // release(): empties every cache. Precondition: no thread is using the pool.
+  void forget_all() noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (thread_cache* cache = head_; cache; cache = cache->next) {
+      std::lock_guard<std::mutex> cache_lock(cache->mutex);
+      cache->forget();
+    }
+  }
+
+  // Blocks in all caches; exact when no thread is using the pool. Call with mutex() held.
+  std::size_t cached_blocks() const noexcept {
+    std::size_t held = 0;
+    for (const thread_cache* cache = head_; cache; cache = cache->next) held += cache->cached();
+    return held;
+  }
+  std::mutex& mutex() const noexcept { return mutex_; }
+
+ private:
+  // A cache with two empty magazines. Throws what upstream throws, leaving nothing behind.
+  thread_cache* new_cache() {
+    struct magazine_holder {
+      pool_depot& depot;
+      magazine* m;
+      ~magazine_holder() {
+        if (m) depot.delete_magazine(m);
+      }
+    };
+    magazine_holder loaded{depot_, depot_.new_magazine()};
+    magazine_holder previous{depot_, depot_.new_magazine()};
+    auto* cache = new thread_cache(depot_, loaded.m, previous.m);
+    loaded.m = previous.m = nullptr;
+    return cache;
+  }
+
+  mutable std::mutex mutex_;
+  thread_cache* head_ = nullptr;
+  pool_depot& depot_;
+  const std::uint64_t pool_id_;
+};
+
+}  // namespace own::detail

@@ -1,0 +1,47 @@
+// own::multipool and own::concurrent_multipool: general-purpose allocation in size classes of 8, 16,
+// 32, ... bytes up to a configurable maximum, each class an own::pool (or own::concurrent_pool, for
+// the thread-safe variant); larger or over-aligned requests go to the upstream resource. Call them
+// directly (allocate(bytes) / deallocate(p, bytes), no virtual call), as a std::pmr::memory_resource,
+// or through own::pool_allocator.
+//
+//   own::multipool pool(256);                    // classes 8 ... 256
+//   void* p = pool.allocate(24);                 // a 32-byte block
+//   pool.deallocate(p, 24);                      // the size must be given back
+//   std::pmr::unordered_map<int, int> map(&pool);  // nodes from the pool, buckets upstream if large
+//   map[1] = 2;
+#pragma once
+
+#include <cstddef>
+#include <memory_resource>
+
+#include "concurrent_pool.hpp"
+#include "detail/basic_multipool.hpp"
+#include "pool.hpp"
+#include "pool_allocator.hpp"
+#include "pool_options.hpp"
+
+namespace own {
+
+// Single-threaded.
+class multipool : public detail::basic_multipool<pool> {
+ public:
+  using allocator_type = pool_allocator<std::byte, multipool>;
+
+  // Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
+  explicit multipool(std::size_t max_block_size = 1024, const pool_options& options = {},
+                     std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+      : basic_multipool(max_block_size, options, upstream) {}
+};
+
+// Thread-safe; a block may be freed on any thread. `upstream` must be thread-safe.
+class concurrent_multipool : public detail::basic_multipool<concurrent_pool> {
+ public:
+  using allocator_type = pool_allocator<std::byte, concurrent_multipool>;
+
+  // Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
+  explicit concurrent_multipool(std::size_t max_block_size = 1024, const pool_options& options = {},
+                                std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+      : basic_multipool(max_block_size, options, upstream) {}
+};
+
+}  // namespace own

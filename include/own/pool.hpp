@@ -1,0 +1,123 @@
+// own::pool: a single-threaded pool of fixed-size blocks. allocate() and deallocate() are O(1): they
+// pop and push an intrusive free list, and only go upstream when every chunk is used up. Chunks grow
+// geometrically or stay constant (pool_options) and go back upstream at release() or destruction.
+// The pool is also a std::pmr::memory_resource: requests that fit a block are served from the pool,
+// the others go upstream, so std::pmr containers can use it; own::pool_allocator reaches it with no
+// virtual call (and allocate_shared(&pool, ...) uses that allocator).
+//
+//   own::pool pool(64);                        // 64-byte blocks, from the default resource
+//   void* a = pool.allocate();
+//   void* b = pool.allocate();
+//   pool.deallocate(a);
+//   void* c = pool.allocate();                 // c == a: the last block freed is reused first
+//   std::pmr::vector<int> v({1, 2, 3}, &pool);  // 12 bytes: one block
+//   // pool.statistics().blocks_in_use == 3
+//   pool.deallocate(b);
+//   pool.deallocate(c);
+//
+// Not thread-safe: use own::concurrent_pool to share a pool between threads.
+#pragma once
+
+#include <cstddef>
+#include <memory_resource>
+
+#include "detail/block_resource.hpp"
+#include "detail/chunk_store.hpp"
+#include "detail/free_list.hpp"
+#include "detail/noinline.hpp"
+#include "pool_allocator.hpp"
+#include "pool_options.hpp"
+
+namespace own {
+
+class pool : public detail::block_resource<pool> {
+ public:
+  using allocator_type = pool_allocator<std::byte, pool>;
+
+  // Blocks of at least `block_size` bytes (rounded up to a multiple of the alignment, and to at least
+  // a pointer). No memory is taken until the first allocation or reserve(). Throws
+  // std::invalid_argument if options.alignment is not 0 or a power of two.
+  explicit pool(std::size_t block_size, pool_options options = {},
+                std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+      : chunks_(detail::block_geometry::make(block_size, sizeof(detail::free_block), options.alignment), options,
+                upstream, "own::pool", this) {}
+  pool(const pool&) = delete;
+  pool& operator=(const pool&) = delete;
+  // Returns every chunk upstream. Checked mode: aborts, with the count, if blocks are still in use.
+  ~pool() override {
+#ifdef OWN_CHECKED
+    if (const std::size_t in_use = blocks_in_use()) chunks_.misuse("destroyed with blocks still in use", in_use);
+#endif
+  }
+
+  // A block of block_size() bytes aligned to block_alignment(). Throws what upstream throws when a
+  // new chunk is needed; the pool is then unchanged.
+  [[nodiscard]] void* allocate() {
+    if (detail::free_block* block = free_) {
+      free_ = block->next;
+      chunks_.on_allocate(block);
+      return block;
+    }
+    return allocate_from_chunks();
+  }
+
+  // Precondition: `block` came from allocate() of this pool and was not freed since (checked mode
+  // aborts with a message otherwise).
+  void deallocate(void* block) noexcept {
+    chunks_.on_deallocate(block);
+    free_ = detail::link_block(block, free_);
+  }
+
+  // The memory_resource calls stay available beside the block calls: a request that fits a block
+  // (bytes <= block_size(), alignment <= block_alignment()) takes one, the others go upstream.
+  using std::pmr::memory_resource::allocate;
+  using std::pmr::memory_resource::deallocate;
+
+  // Makes sure the next `blocks` calls of allocate() need no upstream allocation: at most one chunk
+  // is added. Throws what upstream throws; the pool is then unchanged. O(free blocks).
+  void reserve(std::size_t blocks) {
+    const std::size_t available = free_count() + chunks_.uncarved();
+    if (available < blocks) chunks_.grow(blocks - available);
+  }
+
+  // Returns every chunk upstream: all blocks become invalid, statistics restart from zero.
+  void release() noexcept {
+    free_ = nullptr;
+    chunks_.release();
+  }
+
+  std::size_t block_size() const noexcept { return chunks_.block_size(); }
+  std::size_t block_alignment() const noexcept { return chunks_.block_alignment(); }
+  std::pmr::memory_resource* upstream_resource() const noexcept { return chunks_.upstream(); }
+
+  // O(free blocks): the pool keeps no count of blocks in use, because a counter updated on every
+  // call would lengthen the fast path's dependency chain by half (blocks in use = blocks carved out of
+  // chunks - blocks on the free list). The high-water mark is the number of blocks carved: the pool
+  // only carves when its free list is empty, that is when every carved block is in use.
+  pool_statistics statistics() const noexcept {
+    return {blocks_in_use(), chunks_.carved(), chunks_.bytes_reserved(), chunks_.chunks()};
+  }
+
+ private:
+  OWN_NOINLINE void* allocate_from_chunks() {
+    void* block = chunks_.carve();
+    if (!block) {
+      chunks_.grow();
+      block = chunks_.carve();
+    }
+    chunks_.on_allocate(block);
+    return block;
+  }
+
+  std::size_t free_count() const noexcept {
+    std::size_t n = 0;
+    for (const detail::free_block* b = free_; b; b = b->next) ++n;
+    return n;
+  }
+  std::size_t blocks_in_use() const noexcept { return chunks_.carved() - free_count(); }
+
+  detail::free_block* free_ = nullptr;
+  detail::chunk_store chunks_;
+};
+
+}  // namespace own

@@ -1,0 +1,45 @@
+// Options and statistics shared by own's block pools (own::pool, own::concurrent_pool and the
+// multipools): how a pool grows when it goes upstream for more memory, and what it reports.
+//
+//   own::pool_options options;
+//   options.growth = own::pool_growth::constant;  // every chunk holds 64 blocks
+//   options.initial_chunk_blocks = 64;
+//   options.name = "messages";                    // checked-mode reports name the pool
+//   own::pool pool(48, options);
+//   void* p = pool.allocate();
+//   own::pool_statistics s = pool.statistics();   // s.blocks_in_use == 1, s.bytes_reserved >= 64 * 48
+//   pool.deallocate(p);
+#pragma once
+
+#include <cstddef>
+
+namespace own {
+
+enum class pool_growth {
+  geometric,  // each chunk twice the previous one, up to max_chunk_blocks
+  constant,   // every chunk holds initial_chunk_blocks
+};
+
+struct pool_options {
+  pool_growth growth = pool_growth::geometric;
+  std::size_t initial_chunk_blocks = 16;  // blocks in the first chunk (0 counts as 1)
+  std::size_t max_chunk_blocks = 4096;    // where geometric growth stops
+  // Block alignment, a power of two; 0: the largest power of two dividing the block size, at most
+  // alignof(std::max_align_t).
+  std::size_t alignment = 0;
+  // concurrent pools: blocks per thread-cache magazine (a thread keeps at most two); 0: chosen from
+  // the block size (256 for blocks up to 256 bytes, then fewer: 64 KiB per magazine).
+  std::size_t thread_cache_blocks = 0;
+  const char* name = nullptr;  // shown in checked-mode reports; not copied, must outlive the pool
+};
+
+struct pool_statistics {
+  std::size_t blocks_in_use = 0;  // handed out and not yet returned
+  // Peak number of blocks ever taken out of chunks since construction or release(). For own::pool
+  // it is the peak of blocks_in_use; a concurrent pool also counts blocks parked in thread caches.
+  std::size_t high_water_mark = 0;
+  std::size_t bytes_reserved = 0;  // bytes of all chunks obtained from upstream
+  std::size_t chunks = 0;
+};
+
+}  // namespace own

@@ -1,0 +1,531 @@
+#include <own/concurrent_pool.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <list>
+#include <memory_resource>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <own/detail/allocator_adapter.hpp>
+
+#include "pool_test_support.hpp"
+#include "test_allocator.hpp"
+
+namespace {
+
+using own_test::allocation_log;
+using own_test::test_resource;
+
+// Runs `body` on a new thread and waits for it to end (its thread caches go back at exit).
+template <class Body>
+void on_another_thread(Body body) {
+  std::thread thread(body);
+  thread.join();
+}
+
+// A one-shot signal between two threads.
+class latch {
+ public:
+  void open() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool open_ = false;
+};
+
+// A bounded single-producer single-consumer queue of pointers.
+class spsc_ring {
+ public:
+  bool try_push(void* p) {
+    const std::size_t tail = tail_.load(std::memory_order_relaxed);
+    if (tail - head_.load(std::memory_order_acquire) == size) return false;
+    slots_[tail % size] = p;
+    tail_.store(tail + 1, std::memory_order_release);
+    return true;
+  }
+  void* try_pop() {
+    const std::size_t head = head_.load(std::memory_order_relaxed);
+    if (head == tail_.load(std::memory_order_acquire)) return nullptr;
+    void* p = slots_[head % size];
+    head_.store(head + 1, std::memory_order_release);
+    return p;
+  }
+
+ private:
+  static constexpr std::size_t size = 256;
+  void* slots_[size] = {};
+  alignas(64) std::atomic<std::size_t> head_{0};
+  alignas(64) std::atomic<std::size_t> tail_{0};
+};
+
+TEST(concurrent_pool, header_example) {
+  own::concurrent_pool pool(64);
+  void* block = pool.allocate();
+  std::thread consumer([&] { pool.deallocate(block); });
+  consumer.join();
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
+TEST(concurrent_pool, block_size_and_alignment) {
+  EXPECT_EQ(own::concurrent_pool(1).block_size(), sizeof(void*));
+  EXPECT_EQ(own::concurrent_pool(24).block_size(), 24u);
+  EXPECT_EQ(own::concurrent_pool(24).block_alignment(), 8u);
+  own::pool_options aligned;
+  aligned.alignment = 128;
+  own::concurrent_pool pool(100, aligned);
+  EXPECT_EQ(pool.block_size(), 128u);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 300; ++i) {
+    blocks.push_back(pool.allocate());
+    EXPECT_TRUE(own_test::is_aligned(blocks.back(), 128));
+  }
+  for (void* b : blocks) pool.deallocate(b);
+}
+
+TEST(concurrent_pool, single_thread_semantics) {
+  own::concurrent_pool pool(48);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 1000; ++i) {
+    blocks.push_back(pool.allocate());
+    std::memset(blocks.back(), i & 0xff, pool.block_size());
+  }
+  EXPECT_EQ(std::set<void*>(blocks.begin(), blocks.end()).size(), blocks.size());
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    EXPECT_EQ(static_cast<unsigned char*>(blocks[i])[pool.block_size() - 1], i & 0xff);
+  }
+  EXPECT_EQ(pool.statistics().blocks_in_use, 1000u);
+  pool.deallocate(blocks[7]);
+  pool.deallocate(blocks[3]);
+  EXPECT_EQ(pool.allocate(), blocks[3]);  // this thread's cache is last in, first out
+  EXPECT_EQ(pool.allocate(), blocks[7]);
+  for (void* b : blocks) pool.deallocate(b);
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  // Every block is reused before a new chunk is needed.
+  const own::pool_statistics before = pool.statistics();
+  std::set<void*> again;
+  for (int i = 0; i < 1000; ++i) again.insert(pool.allocate());
+  EXPECT_EQ(again, std::set<void*>(blocks.begin(), blocks.end()));
+  EXPECT_EQ(pool.statistics().bytes_reserved, before.bytes_reserved);
+  for (void* b : again) pool.deallocate(b);
+}
+
+TEST(concurrent_pool, statistics) {
+  own::pool_options options;
+  options.thread_cache_blocks = 8;
+  own::concurrent_pool pool(32, options);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+  for (int i = 0; i < 60; ++i) {
+    pool.deallocate(blocks.back());
+    blocks.pop_back();
+  }
+  own::pool_statistics s = pool.statistics();
+  EXPECT_EQ(s.blocks_in_use, 40u);
+  // Blocks leave the chunks a magazine (8) at a time; the mark counts those in the cache too.
+  const std::size_t high_water_mark = s.high_water_mark;
+  EXPECT_GE(high_water_mark, 100u);
+  EXPECT_LT(high_water_mark, 108u);
+  EXPECT_GE(s.bytes_reserved, 100u * 32);
+  on_another_thread([&] {
+    for (void* b : blocks) pool.deallocate(b);
+  });
+  s = pool.statistics();
+  EXPECT_EQ(s.blocks_in_use, 0u);
+  EXPECT_EQ(s.high_water_mark, high_water_mark);
+}
+
+TEST(concurrent_pool, a_block_freed_on_another_thread_comes_back) {
+  own::pool_options options;
+  options.thread_cache_blocks = 16;
+  own::concurrent_pool pool(64, options);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 200; ++i) blocks.push_back(pool.allocate());
+  const std::set<void*> first(blocks.begin(), blocks.end());
+  on_another_thread([&] {
+    for (void* b : blocks) pool.deallocate(b);
+  });
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  // The consumer's cached blocks went back at its exit: they are reused, no block is carved.
+  const own::pool_statistics before = pool.statistics();
+  blocks.clear();
+  for (int i = 0; i < 200; ++i) blocks.push_back(pool.allocate());
+  const std::set<void*> again(blocks.begin(), blocks.end());
+  EXPECT_GE(std::count_if(again.begin(), again.end(), [&](void* b) { return first.count(b) != 0; }), 190);
+  EXPECT_EQ(pool.statistics().chunks, before.chunks);
+  EXPECT_EQ(pool.statistics().high_water_mark, before.high_water_mark);
+  for (void* b : blocks) pool.deallocate(b);
+}
+
+TEST(concurrent_pool, blocks_cached_by_an_exiting_thread_are_not_lost) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::concurrent_pool pool(32, {}, &upstream);
+  on_another_thread([&] {
+    std::vector<void*> blocks;
+    for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+    for (void* b : blocks) pool.deallocate(b);  // all in this thread's cache now
+  });
+  const long chunks = log.allocations;
+  const std::size_t carved = pool.statistics().high_water_mark;
+  EXPECT_GE(carved, 100u);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+  EXPECT_EQ(log.allocations, chunks);
+  EXPECT_EQ(pool.statistics().high_water_mark, carved);
+  for (void* b : blocks) pool.deallocate(b);
+}
+
+TEST(concurrent_pool, many_short_lived_threads) {
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  own::concurrent_pool pool(16, options);
+  for (int t = 0; t < 40; ++t) {
+    on_another_thread([&] {
+      std::vector<void*> blocks;
+      for (int i = 0; i < 10; ++i) blocks.push_back(pool.allocate());
+      for (void* b : blocks) pool.deallocate(b);
+    });
+  }
+  // Each thread reused what the previous ones left: never more than one thread's worth carved.
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  EXPECT_LE(pool.statistics().high_water_mark, 16u);
+}
+
+TEST(concurrent_pool, destroyed_while_a_thread_still_holds_a_cache_for_it) {
+  allocation_log log;
+  test_resource upstream(&log);
+  std::optional<own::concurrent_pool> pool(std::in_place, 32, own::pool_options{}, &upstream);
+  latch used, destroyed;
+  std::thread user([&] {
+    void* p = pool->allocate();
+    pool->deallocate(p);  // this thread now caches blocks of `pool`
+    used.open();
+    destroyed.wait();
+    // The dead pool's cache is dropped when this thread registers with another pool, at the latest
+    // at exit; it is never touched as a cache of the new pool.
+    own::concurrent_pool other(32);
+    void* q = other.allocate();
+    EXPECT_EQ(other.statistics().blocks_in_use, 1u);
+    other.deallocate(q);
+  });
+  used.wait();
+  pool.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  destroyed.open();
+  user.join();
+}
+
+TEST(concurrent_pool, a_new_pool_at_a_dead_pools_address_gets_a_fresh_cache) {
+  std::optional<own::concurrent_pool> pool(std::in_place, 32);
+  void* old_block = pool->allocate();
+  pool->deallocate(old_block);  // cached by this thread
+  const void* address = &*pool;
+  pool.reset();
+  pool.emplace(32);
+  ASSERT_EQ(static_cast<const void*>(&*pool), address);
+  void* block = pool->allocate();
+  EXPECT_EQ(pool->statistics().blocks_in_use, 1u);
+  // Carved from the new pool's chunk: the dead pool's cache (and its stale blocks) was not used.
+  EXPECT_GE(pool->statistics().high_water_mark, 1u);
+  EXPECT_EQ(pool->statistics().chunks, 1u);
+  pool->deallocate(block);
+}
+
+// The thread's exit (handing its cache back) races with the pool's destruction; ASan and TSan check
+// that neither side touches what the other freed.
+TEST(concurrent_pool, thread_exits_while_its_pool_is_destroyed) {
+  for (int round = 0; round < 20; ++round) {
+    std::optional<own::concurrent_pool> pool(std::in_place, 32);
+    latch used;
+    std::thread user([&] {
+      pool->deallocate(pool->allocate());
+      used.open();
+    });
+    used.wait();
+    pool.reset();  // races with the thread's exit
+    user.join();
+  }
+}
+
+TEST(concurrent_pool, pool_used_after_this_threads_caches_are_gone) {
+  // A thread_local destroyed after the thread's cache list still works, through the depot.
+  static own::concurrent_pool pool(32);
+  struct late_user {
+    void* block = nullptr;
+    ~late_user() {
+      pool.deallocate(block);
+      pool.deallocate(pool.allocate());
+    }
+  };
+  on_another_thread([] {
+    static thread_local late_user user;  // constructed before the thread's cache list
+    user.block = pool.allocate();
+  });
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
+TEST(concurrent_pool, release_empties_thread_caches_and_returns_every_chunk) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::concurrent_pool pool(32, {}, &upstream);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 300; ++i) blocks.push_back(pool.allocate());
+  for (void* b : blocks) pool.deallocate(b);
+  // Upstream also holds the magazines, which the pool keeps until it is destroyed.
+  const long bytes_before = log.bytes_in_use;
+  const std::size_t chunk_bytes = pool.statistics().bytes_reserved;
+  pool.release();
+  EXPECT_EQ(log.bytes_in_use, bytes_before - static_cast<long>(chunk_bytes));
+  own_test::expect_equal(pool.statistics(), own::pool_statistics{});
+  void* p = pool.allocate();  // from a fresh chunk, not a stale cached block
+  EXPECT_EQ(pool.statistics().chunks, 1u);
+  EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+  pool.deallocate(p);
+}
+
+TEST(concurrent_pool, reserve) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::concurrent_pool pool(32, {}, &upstream);
+  pool.reserve(500);
+  EXPECT_EQ(log.allocations, 1);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 500; ++i) blocks.push_back(pool.allocate());
+  EXPECT_EQ(pool.statistics().chunks, 1u);
+  EXPECT_EQ(log.allocations, 3);  // and this thread's two magazines
+  for (void* b : blocks) pool.deallocate(b);
+}
+
+TEST(concurrent_pool, upstream_failure_leaves_the_pool_unchanged) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::pool_options options;
+  options.initial_chunk_blocks = 4;
+  options.thread_cache_blocks = 4;
+  own::concurrent_pool pool(16, options, &upstream);
+  std::vector<void*> blocks;
+  // Round 0 fails registering the thread (its magazines), the others getting a chunk.
+  for (int round = 0; round < 5; ++round) {
+    log.throw_at = log.attempts + 1;
+    for (bool threw = false; !threw;) {
+      const own::pool_statistics before = pool.statistics();
+      const long upstream_before = log.blocks_in_use();
+      try {
+        blocks.push_back(pool.allocate());
+      } catch (const std::bad_alloc&) {
+        threw = true;
+        own_test::expect_equal(pool.statistics(), before);
+        EXPECT_EQ(log.blocks_in_use(), upstream_before);
+      }
+    }
+    log.throw_at = 0;
+    const std::size_t chunks_before = pool.statistics().chunks;
+    blocks.push_back(pool.allocate());
+    EXPECT_EQ(pool.statistics().chunks, chunks_before + 1);
+  }
+  EXPECT_EQ(pool.statistics().blocks_in_use, blocks.size());
+  for (void* b : blocks) pool.deallocate(b);
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
+TEST(concurrent_pool, deallocate_never_fails_when_no_magazine_can_be_had) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  own::concurrent_pool pool(16, options, &upstream);
+  std::vector<void*> blocks;
+  for (int i = 0; i < 12; ++i) blocks.push_back(pool.allocate());
+  const own::pool_statistics before = pool.statistics();
+  log.throw_at = log.attempts + 1;  // parking a full magazine needs a new empty one: it fails
+  for (void* b : blocks) pool.deallocate(b);
+  log.throw_at = 0;
+  EXPECT_GT(log.attempts, log.allocations);  // the failure did happen
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  // The spilled blocks are reused: no new chunk.
+  for (void*& b : blocks) b = pool.allocate();
+  EXPECT_EQ(pool.statistics().chunks, before.chunks);
+  EXPECT_EQ(pool.statistics().high_water_mark, before.high_water_mark);
+  for (void* b : blocks) pool.deallocate(b);
+}
+
+TEST(concurrent_pool, no_leak_whichever_upstream_allocation_throws) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own_test::for_each_failure_point(log, [&] {
+    own::pool_options options;
+    options.initial_chunk_blocks = 1;
+    own::concurrent_pool pool(32, options, &upstream);
+    std::vector<void*> blocks;
+    blocks.reserve(40);
+    struct give_back {
+      own::concurrent_pool& pool;
+      std::vector<void*>& blocks;
+      ~give_back() {
+        for (void* b : blocks) pool.deallocate(b);
+      }
+    } guard{pool, blocks};
+    for (int i = 0; i < 40; ++i) blocks.push_back(pool.allocate());
+    pool.reserve(100);
+  });
+}
+
+TEST(concurrent_pool, memory_resource_and_pmr_containers) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::concurrent_pool pool(64, {}, &upstream);
+  {
+    std::pmr::list<int> list(&pool);
+    for (int i = 0; i < 1000; ++i) list.push_back(i);
+    EXPECT_EQ(pool.statistics().blocks_in_use, 1000u);
+    const long chunks = log.allocations;
+    std::pmr::vector<char> big(1000, 'x', &pool);  // does not fit a block
+    EXPECT_EQ(log.allocations, chunks + 1);
+    EXPECT_EQ(pool.statistics().blocks_in_use, 1000u);
+  }
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
+TEST(concurrent_pool, declares_its_allocator_for_own_allocating_functions) {
+  static_assert(std::is_same_v<own::detail::adapted_allocator_t<own::concurrent_pool*>,
+                               own::pool_allocator<std::byte, own::concurrent_pool>>);
+  own::concurrent_pool pool(32);
+  auto allocator = own::detail::adapt_allocator(&pool);
+  std::byte* p = allocator.allocate(32);
+  EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+  allocator.deallocate(p, 32);
+}
+
+// Two threads, 10^6 operations in all: each allocates, writes a stamp, and either frees the block
+// itself (after a burst) or hands it to the other thread, which checks the stamp and frees it.
+TEST(concurrent_pool, stress_two_threads_with_cross_thread_frees) {
+  constexpr int operations_per_thread = 500000;
+  allocation_log log;
+  test_resource upstream(&log);
+  {
+    own::pool_options options;
+    options.thread_cache_blocks = 16;  // many trips through the depot
+    own::concurrent_pool pool(32, options, &upstream);
+    spsc_ring rings[2];  // rings[i]: from thread i to the other
+    std::atomic<int> done{0};
+    auto worker = [&](int self) {
+      spsc_ring& out = rings[self];
+      spsc_ring& in = rings[1 - self];
+      std::vector<void*> burst;
+      auto stamp = [](void* p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p) * 7 + 1); };
+      auto drain = [&] {
+        while (void* p = in.try_pop()) {
+          EXPECT_EQ(*static_cast<std::uint64_t*>(p), stamp(p));
+          pool.deallocate(p);
+        }
+      };
+      for (int i = 0; i < operations_per_thread; ++i) {
+        void* p = pool.allocate();
+        *static_cast<std::uint64_t*>(p) = stamp(p);
+        if (i % 3 == 0) {
+          while (!out.try_push(p)) drain();
+        } else {
+          burst.push_back(p);
+          if (burst.size() == 100) {
+            for (void* b : burst) pool.deallocate(b);
+            burst.clear();
+          }
+        }
+        if (i % 64 == 0) drain();
+        if (self == 0 && i % 10000 == 0) {
+          const own::pool_statistics s = pool.statistics();  // while the other thread runs
+          EXPECT_LE(s.blocks_in_use, s.high_water_mark);
+        }
+      }
+      for (void* b : burst) pool.deallocate(b);
+      done.fetch_add(1);
+      while (done.load() < 2) drain();
+      drain();
+      // The thread exits with blocks in its cache: they must go back to the pool.
+    };
+    std::thread a(worker, 0);
+    std::thread b(worker, 1);
+    a.join();
+    b.join();
+    const own::pool_statistics s = pool.statistics();
+    EXPECT_EQ(s.blocks_in_use, 0u);
+    EXPECT_LE(s.high_water_mark, 2 * (100 + 256 + 4 * 16) + 64u);  // bounded by what was live or cached
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+#ifdef OWN_CHECKED
+
+using own_test::misuse_pattern;
+
+TEST(concurrent_pool_death, double_free_names_the_pool_and_the_block) {
+  own::pool_options options;
+  options.name = "shared";
+  own::concurrent_pool pool(32, options);
+  void* a = pool.allocate();
+  void* b = pool.allocate();
+  pool.deallocate(a);
+  EXPECT_DEATH(pool.deallocate(a), misuse_pattern("own::concurrent_pool", "shared", &pool, "block freed twice", a));
+  pool.deallocate(b);
+}
+
+TEST(concurrent_pool_death, double_free_on_two_threads) {
+  own::concurrent_pool pool(32);
+  void* a = pool.allocate();
+  EXPECT_DEATH(
+      {
+        on_another_thread([&] { pool.deallocate(a); });
+        pool.deallocate(a);
+      },
+      misuse_pattern("own::concurrent_pool", "", &pool, "block freed twice", a));
+  pool.deallocate(a);
+}
+
+TEST(concurrent_pool_death, foreign_pointer_and_block_of_another_pool) {
+  own::concurrent_pool pool(32);
+  own::concurrent_pool other(32);
+  void* mine = pool.allocate();
+  void* theirs = other.allocate();
+  long local = 0;
+  EXPECT_DEATH(pool.deallocate(&local), misuse_pattern("own::concurrent_pool", "", &pool, "never handed out", &local));
+  EXPECT_DEATH(pool.deallocate(theirs), misuse_pattern("own::concurrent_pool", "", &pool, "another pool", theirs));
+  pool.deallocate(mine);
+  other.deallocate(theirs);
+}
+
+TEST(concurrent_pool_death, destroyed_with_blocks_in_use_reports_how_many) {
+  EXPECT_DEATH(
+      {
+        own::pool_options options;
+        options.name = "leaky";
+        own::concurrent_pool pool(32, options);
+        static_cast<void>(pool.allocate());
+        on_another_thread([&] {
+          static_cast<void>(pool.allocate());
+          pool.deallocate(pool.allocate());  // cached, not in use
+        });
+      },
+      "own: own::concurrent_pool 'leaky' at 0x[0-9a-f]+: destroyed with blocks still in use: 2");
+}
+
+#endif  // OWN_CHECKED
+
+}  // namespace
