@@ -144,6 +144,20 @@ EXPERIMENTS = [
         ),
         "floor_case": None,
     },
+    {
+        "id": "exp7",
+        "title": "Components: the performance targets of each own facility",
+        "seed": None,
+        "intro": (
+            "One benchmark file per facility, each against the std (or usual) way in the same process: "
+            "shared_ptr creation, copies and weak locks; managed_ptr against std::unique_ptr<T, void(*)(T*)> "
+            "returning to the same free list, moves, and the shared -> managed -> shared round trip against "
+            "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
+            "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches and "
+            "cross-thread hand-off against glibc malloc (std) and std::pmr pool resources."
+        ),
+        "floor_case": None,
+    },
 ]
 
 DROP_PARAM = re.compile(r"^(real_time|process_time|manual_time|iterations:\d+|repeats:\d+|min_time:.*)$")

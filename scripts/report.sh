@@ -61,7 +61,7 @@ declare -A preload=(
 # run <experiment> <executable> <allocator> <filter> <what> [extra Google Benchmark flags...]
 # (a later flag overrides an earlier one; OWN_BENCH_QUICK may be set for one run: `OWN_BENCH_QUICK=1 run ...`)
 step=0
-steps=$((7 + 4 * 3))
+steps=$((7 + 5 + 4 * 3))
 run() {
   local exp=$1 exe=$2 alloc=$3 filter=$4 what=$5
   shift 5
@@ -95,6 +95,9 @@ run exp3 memory_overhead glibc . "memory and performance overhead" "$r3"
 run exp4 construction_methods glibc . "shared_ptr construction methods"
 run exp5 stack_heap_pool glibc . "stack, heap, pool" "$r3"  # gigabyte-sized iterations
 run exp6 beyond_seeds glibc . "beyond the seeds"
+for component in shared_ptr managed_ptr local_shared_ptr atomic_shared_ptr pool; do
+  run exp7 "${component}_bench" glibc . "components: $component"
+done
 # The allocator variants: std rows only, 3 repetitions.
 for alloc in tcmalloc jemalloc mimalloc; do
   run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows" "$r3"
