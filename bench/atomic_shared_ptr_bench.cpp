@@ -77,10 +77,10 @@ void load_under_store(benchmark::State& state) {
 
 template <class Cell>
 void add(const std::string& impl) {
-  own_bench::add("exp6/atomic_load_destroy/" + impl, load_destroy<Cell>)->UseRealTime()->Threads(1)->Threads(2);
-  own_bench::add("exp6/atomic_exchange/" + impl, exchange<Cell>)->UseRealTime()->Threads(1)->Threads(2);
-  own_bench::add("exp6/atomic_cas/" + impl, cas<Cell>)->UseRealTime()->Threads(1)->Threads(2);
-  own_bench::add("exp6/atomic_load_under_store/" + impl, load_under_store<Cell>)->UseRealTime()->Threads(2);
+  own_bench::add("exp7/atomic_load_destroy/" + impl, load_destroy<Cell>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add("exp7/atomic_exchange/" + impl, exchange<Cell>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add("exp7/atomic_cas/" + impl, cas<Cell>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add("exp7/atomic_load_under_store/" + impl, load_under_store<Cell>)->UseRealTime()->Threads(2);
 }
 
 const own_bench::registration registered([] {

@@ -88,7 +88,7 @@ void handoff(benchmark::State& state) {
 template <class Way>
 void add_threads(const std::string& impl) {
   own_bench::add("exp6/create_destroy/" + impl, create_destroy<Way>)->UseRealTime()->Threads(1)->Threads(2);
-  own_bench::add("exp6/handoff/" + impl, handoff<Way>)->UseRealTime();
+  own_bench::add("exp6/handoff/" + impl, handoff<Way>)->UseRealTime()->Iterations(own_bench::handoff_items());
 }
 
 [[maybe_unused]] void add_threads_missing(const std::string& impl, const char* header) {

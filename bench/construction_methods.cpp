@@ -131,7 +131,9 @@ void handoff(benchmark::State& state, Make make) {
 template <class Make>
 void add(const std::string& name, Make make) {
   own_bench::add(name, [make](benchmark::State& s) { single(s, make); });
-  own_bench::add(name + "/handoff", [make](benchmark::State& s) { handoff(s, make); })->UseRealTime();
+  own_bench::add(name + "/handoff", [make](benchmark::State& s) { handoff(s, make); })
+      ->UseRealTime()
+      ->Iterations(own_bench::handoff_items());
 }
 
 [[maybe_unused]] void add_missing(const std::string& name, const char* header) {

@@ -40,14 +40,14 @@ void make(benchmark::State& state, Make make) {
 }
 
 const own_bench::registration registered([] {
-  own_bench::add("exp6/local_copy_destroy/std", [](benchmark::State& s) { copy_destroy(s, std::make_shared<item>()); });
-  own_bench::add("exp6/local_copy_destroy/own", [](benchmark::State& s) { copy_destroy(s, own::make_shared<item>()); });
-  own_bench::add("exp6/local_copy_destroy/own_local",
+  own_bench::add("exp7/local_copy_destroy/std", [](benchmark::State& s) { copy_destroy(s, std::make_shared<item>()); });
+  own_bench::add("exp7/local_copy_destroy/own", [](benchmark::State& s) { copy_destroy(s, own::make_shared<item>()); });
+  own_bench::add("exp7/local_copy_destroy/own_local",
                  [](benchmark::State& s) { copy_destroy(s, own::make_local_shared<item>()); });
-  own_bench::add("exp6/local_to_shared/own_local", local_to_shared);
-  own_bench::add("exp6/local_make/std", [](benchmark::State& s) { make(s, [] { return std::make_shared<item>(); }); });
-  own_bench::add("exp6/local_make/own", [](benchmark::State& s) { make(s, [] { return own::make_shared<item>(); }); });
-  own_bench::add("exp6/local_make/own_local",
+  own_bench::add("exp7/local_to_shared/own_local", local_to_shared);
+  own_bench::add("exp7/local_make/std", [](benchmark::State& s) { make(s, [] { return std::make_shared<item>(); }); });
+  own_bench::add("exp7/local_make/own", [](benchmark::State& s) { make(s, [] { return own::make_shared<item>(); }); });
+  own_bench::add("exp7/local_make/own_local",
                  [](benchmark::State& s) { make(s, [] { return own::make_local_shared<item>(); }); });
 });
 

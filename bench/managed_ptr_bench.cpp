@@ -1,7 +1,7 @@
 // Component benchmark of <own/managed_ptr.hpp>, in one process: a managed_ptr against
 // std::unique_ptr<T, void(*)(T*)> (the usual way to type-erase a deleter without an allocation),
 // both returning objects to the same free list; moves; and the shared -> managed -> shared round trip
-// against one shared_ptr copy. Row names: components/<case>/<impl>.
+// against one shared_ptr copy (std's, and own's as own_copy). Row names: exp7/<case>/<impl>.
 #include <own/managed_ptr.hpp>
 
 #include <memory>
@@ -49,7 +49,7 @@ void move_back_and_forth(benchmark::State& state, Ptr (&slots)[2]) {
 
 const own_bench::registration rows([] {
   using own_bench::add;
-  add("components/managed_create_destroy/std", [](benchmark::State& s) {
+  add("exp7/managed_create_destroy/std", [](benchmark::State& s) {
     item_stack stack(16);
     the_stack = &stack;
     for (auto _ : s) {
@@ -57,7 +57,7 @@ const own_bench::registration rows([] {
       benchmark::DoNotOptimize(p.get());
     }
   });
-  add("components/managed_create_destroy/own", [](benchmark::State& s) {
+  add("exp7/managed_create_destroy/own", [](benchmark::State& s) {
     item_stack stack(16);
     for (auto _ : s) {
       own::managed_ptr<item> p(stack.take(), &stack);
@@ -65,26 +65,33 @@ const own_bench::registration rows([] {
     }
   });
   // Moves between two slots the optimiser must keep in memory, as in a queue or a container.
-  add("components/managed_move/std", [](benchmark::State& s) {
+  add("exp7/managed_move/std", [](benchmark::State& s) {
     item_stack stack(16);
     the_stack = &stack;
     unique_with_function slots[2] = {unique_with_function(stack.take(), &give_back), unique_with_function(nullptr, &give_back)};
     move_back_and_forth(s, slots);
   });
-  add("components/managed_move/own", [](benchmark::State& s) {
+  add("exp7/managed_move/own", [](benchmark::State& s) {
     item_stack stack(16);
     own::managed_ptr<item> slots[2] = {own::managed_ptr<item>(stack.take(), &stack), nullptr};
     move_back_and_forth(s, slots);
   });
-  // The round trip's baseline is one copy of an own::shared_ptr (made and dropped).
-  add("components/round_trip/std", [](benchmark::State& s) {
+  // The round trip's yardstick is one shared_ptr copy (made and dropped), std's and own's.
+  add("exp7/round_trip/std", [](benchmark::State& s) {
+    auto shared = std::make_shared<item>();
+    for (auto _ : s) {
+      std::shared_ptr<item> copy = shared;
+      benchmark::DoNotOptimize(copy.get());
+    }
+  });
+  add("exp7/round_trip/own_copy", [](benchmark::State& s) {
     auto shared = own::make_shared<item>();
     for (auto _ : s) {
       own::shared_ptr<item> copy = shared;
       benchmark::DoNotOptimize(copy.get());
     }
   });
-  add("components/round_trip/own", [](benchmark::State& s) {
+  add("exp7/round_trip/own", [](benchmark::State& s) {
     auto shared = own::make_shared<item>();
     for (auto _ : s) {
       own::managed_ptr<item> managed = shared;

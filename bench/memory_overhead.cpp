@@ -76,7 +76,7 @@ struct floor_make {
 };
 
 #ifdef OWN_BENCH_HAS_POOL
-own::pool& int_pool() {
+[[maybe_unused]] own::pool& int_pool() {
   static own::pool pool(pool_block);
   return pool;
 }

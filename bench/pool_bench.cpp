@@ -125,18 +125,18 @@ void pmr_unsynchronized_batch(benchmark::State& state) {
 void pmr_synchronized_batch(benchmark::State& state) { run_batch(state, resource_api{shared_synchronized_pool()}); }
 void malloc_batch(benchmark::State& state) { run_batch(state, malloc_api{}); }
 
-BENCHMARK(floor_pair)->Threads(1)->Threads(2);
-BENCHMARK(pool_pair);
-BENCHMARK(concurrent_pool_pair)->Threads(1)->Threads(2);
-BENCHMARK(pmr_unsynchronized_pair);
-BENCHMARK(pmr_synchronized_pair)->Threads(1)->Threads(2);
-BENCHMARK(malloc_pair)->Threads(1)->Threads(2);
-BENCHMARK(floor_batch)->Threads(1)->Threads(2);
-BENCHMARK(pool_batch);
-BENCHMARK(concurrent_pool_batch)->Threads(1)->Threads(2);
-BENCHMARK(pmr_unsynchronized_batch);
-BENCHMARK(pmr_synchronized_batch)->Threads(1)->Threads(2);
-BENCHMARK(malloc_batch)->Threads(1)->Threads(2);
+BENCHMARK(floor_pair)->Name("exp7/pool_pair/floor")->Threads(1)->Threads(2);
+BENCHMARK(pool_pair)->Name("exp7/pool_pair/own_pool")->Threads(1);
+BENCHMARK(concurrent_pool_pair)->Name("exp7/pool_pair/own_concurrent_pool")->Threads(1)->Threads(2);
+BENCHMARK(pmr_unsynchronized_pair)->Name("exp7/pool_pair/pmr_unsynchronized")->Threads(1);
+BENCHMARK(pmr_synchronized_pair)->Name("exp7/pool_pair/pmr_synchronized")->Threads(1)->Threads(2);
+BENCHMARK(malloc_pair)->Name("exp7/pool_pair/std")->Threads(1)->Threads(2);
+BENCHMARK(floor_batch)->Name("exp7/pool_batch/floor")->Threads(1)->Threads(2);
+BENCHMARK(pool_batch)->Name("exp7/pool_batch/own_pool")->Threads(1);
+BENCHMARK(concurrent_pool_batch)->Name("exp7/pool_batch/own_concurrent_pool")->Threads(1)->Threads(2);
+BENCHMARK(pmr_unsynchronized_batch)->Name("exp7/pool_batch/pmr_unsynchronized")->Threads(1);
+BENCHMARK(pmr_synchronized_batch)->Name("exp7/pool_batch/pmr_synchronized")->Threads(1)->Threads(2);
+BENCHMARK(malloc_batch)->Name("exp7/pool_batch/std")->Threads(1)->Threads(2);
 
 // A bounded single-producer single-consumer ring of pointers.
 class spsc_ring {
@@ -214,9 +214,9 @@ void handoff_malloc(benchmark::State& state) {
   run_handoff(state, [] { return std::malloc(block_size); }, [](void* p) { std::free(p); });
 }
 
-BENCHMARK(handoff_ring_alone)->UseRealTime()->MeasureProcessCPUTime();
-BENCHMARK(handoff_concurrent_pool)->UseRealTime()->MeasureProcessCPUTime();
-BENCHMARK(handoff_pmr_synchronized)->UseRealTime()->MeasureProcessCPUTime();
-BENCHMARK(handoff_malloc)->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_ring_alone)->Name("exp7/pool_handoff/floor")->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_concurrent_pool)->Name("exp7/pool_handoff/own_concurrent_pool")->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_pmr_synchronized)->Name("exp7/pool_handoff/pmr_synchronized")->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_malloc)->Name("exp7/pool_handoff/std")->UseRealTime()->MeasureProcessCPUTime();
 
 }  // namespace

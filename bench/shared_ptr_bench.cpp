@@ -1,6 +1,6 @@
 // Component benchmark of <own/shared_ptr.hpp> against std::shared_ptr in the same process: creation
 // (make_shared / make_shared_object / adopting a pointer), copies, weak locks, and the floor.
-// Row names follow scripts/render_report.py: components/<case>/<impl>.
+// Row names follow scripts/render_report.py: exp7/<case>/<impl>.
 #include <own/shared_ptr.hpp>
 
 #include <memory>
@@ -41,30 +41,30 @@ void weak_lock(benchmark::State& state, const Weak& weak) {
 
 const own_bench::registration rows([] {
   using own_bench::add;
-  add("components/make_shared/std", [](benchmark::State& s) { create_destroy(s, [] { return std::make_shared<payload>(); }); });
-  add("components/make_shared/own", [](benchmark::State& s) { create_destroy(s, [] { return own::make_shared<payload>(); }); });
-  add("components/make_shared/own_object",
+  add("exp7/make_shared/std", [](benchmark::State& s) { create_destroy(s, [] { return std::make_shared<payload>(); }); });
+  add("exp7/make_shared/own", [](benchmark::State& s) { create_destroy(s, [] { return own::make_shared<payload>(); }); });
+  add("exp7/make_shared/own_object",
       [](benchmark::State& s) { create_destroy(s, [] { return own::make_shared_object<payload>(); }); });
-  add("components/make_shared/floor", [](benchmark::State& s) {
+  add("exp7/make_shared/floor", [](benchmark::State& s) {
     for (auto _ : s) {
       own_bench::floor_ptr<payload> p = own_bench::make_floor<payload>();
       benchmark::DoNotOptimize(p.get());
     }
   });
-  add("components/adopt_new/std", [](benchmark::State& s) { create_destroy(s, [] { return std::shared_ptr<payload>(new payload); }); });
-  add("components/adopt_new/own", [](benchmark::State& s) { create_destroy(s, [] { return own::shared_ptr<payload>(new payload); }); });
-  add("components/make_shared_array/std",
+  add("exp7/adopt_new/std", [](benchmark::State& s) { create_destroy(s, [] { return std::shared_ptr<payload>(new payload); }); });
+  add("exp7/adopt_new/own", [](benchmark::State& s) { create_destroy(s, [] { return own::shared_ptr<payload>(new payload); }); });
+  add("exp7/make_shared_array/std",
       [](benchmark::State& s) { create_destroy(s, [] { return std::make_shared<long[]>(16); }); });
-  add("components/make_shared_array/own",
+  add("exp7/make_shared_array/own",
       [](benchmark::State& s) { create_destroy(s, [] { return own::make_shared<long[]>(16); }); });
 
-  add("components/copy/std", [](benchmark::State& s) { copy_destroy(s, std::make_shared<payload>()); });
-  add("components/copy/own", [](benchmark::State& s) { copy_destroy(s, own::make_shared<payload>()); });
-  add("components/weak_lock/std", [](benchmark::State& s) {
+  add("exp7/copy/std", [](benchmark::State& s) { copy_destroy(s, std::make_shared<payload>()); });
+  add("exp7/copy/own", [](benchmark::State& s) { copy_destroy(s, own::make_shared<payload>()); });
+  add("exp7/weak_lock/std", [](benchmark::State& s) {
     auto p = std::make_shared<payload>();
     weak_lock(s, std::weak_ptr<payload>(p));
   });
-  add("components/weak_lock/own", [](benchmark::State& s) {
+  add("exp7/weak_lock/own", [](benchmark::State& s) {
     auto p = own::make_shared<payload>();
     weak_lock(s, own::weak_ptr<payload>(p));
   });

@@ -28,9 +28,12 @@ Row-naming convention (the benchmarks in bench/*.cpp follow it):
   "std+<allocator>". A row whose benchmark stopped with an error "not yet available: <header> (issue
   open)" is listed as such: its own counterpart has not landed yet.
 
-Values are the median of the repetitions (Google Benchmark's "median" aggregate of real time, in
-ns per operation; for two-thread rows that is wall time divided by the operations of both threads,
-so perfect scaling halves it). The ± figure is the coefficient of variation across repetitions.
+Values are the median of the repetitions (Google Benchmark's "median" aggregate), in ns per operation.
+Single-thread rows use the benchmark thread's CPU time, which does not count the time the thread
+spends descheduled, so other work on a shared machine inflates it far less than wall time; rows
+with two threads ("threads:2") or a second thread ("handoff") use wall time, divided by the
+operations of all threads (perfect scaling halves it). The ± figure is the coefficient of variation
+across repetitions of the same clock.
 """
 
 import argparse
@@ -92,7 +95,8 @@ EXPERIMENTS = [
             "make_unique, shared_ptr(new) and make_shared, and discussed the memory overhead. We run the "
             "same loop (quick mode: 2,000,000) for std and own, own's pooled forms and managed_ptr (shown "
             "under make_unique, its std counterpart), and measure bytes of heap per live object over "
-            "100,000 live objects (glibc mallinfo2 deltas, allocator headers included) plus sizeof the pointer."
+            "100,000 live objects (glibc mallinfo2 deltas, allocator headers included) plus sizeof the pointer. "
+            "The std+<allocator> rows loop 2,000,000 times (per-operation times are what is compared)."
         ),
         "floor_case": "make_shared",
         "reference": ("new_delete", "std", "÷ new/delete"),
@@ -140,11 +144,26 @@ EXPERIMENTS = [
         ),
         "floor_case": None,
     },
+    {
+        "id": "exp7",
+        "title": "Components: the performance targets of each own facility",
+        "seed": None,
+        "intro": (
+            "One benchmark file per facility, each against the std (or usual) way in the same process: "
+            "shared_ptr creation, copies and weak locks; managed_ptr against std::unique_ptr<T, void(*)(T*)> "
+            "returning to the same free list, moves, and the shared -> managed -> shared round trip against "
+            "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
+            "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches and "
+            "cross-thread hand-off against glibc malloc (std) and std::pmr pool resources."
+        ),
+        "floor_case": None,
+    },
 ]
 
 DROP_PARAM = re.compile(r"^(real_time|process_time|manual_time|iterations:\d+|repeats:\d+|min_time:.*)$")
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-FAMILY_COLOURS = {"std": "#4C72B0", "own": "#DD8452", "boost": "#55A868", "floor": "#8C8C8C"}
+FAMILY_COLOURS = {"std": "#4C72B0", "own": "#DD8452", "boost": "#55A868", "floor": "#8C8C8C", "raw": "#8172B3",
+                  "dumb": "#937860", "stack": "#DA8BC3", "seed": "#CCB974"}
 
 
 class Row:
@@ -155,6 +174,7 @@ class Row:
         self.counters = {}
         self.missing = None  # the error message, for rows whose own counterpart has not landed
         self.order = 0
+        self.clock = "cpu_time"
 
     @property
     def family(self):
@@ -198,16 +218,18 @@ def load(results_dir):
                 continue
             scale = UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
             agg = b.get("aggregate_name")
+            clock = "real_time" if (b.get("threads", 1) > 1 or "handoff" in params) else "cpu_time"
+            row.clock = clock
             counters = {k: v for k, v in b.items()
                         if k not in KNOWN_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool)}
             if b.get("run_type") == "aggregate":
                 if agg == "median":
-                    row.ns = b["real_time"] * scale
+                    row.ns = b[clock] * scale
                     row.counters.update(counters)
                 elif agg == "cv":
-                    row.cv = b["real_time"]
+                    row.cv = b[clock]
             elif row.ns is None:  # a single run (Repetitions(1) rows)
-                row.ns = b["real_time"] * scale
+                row.ns = b[clock] * scale
                 row.counters.update(counters)
     return rows
 
@@ -231,7 +253,7 @@ def fmt_ns(ns):
 def fmt_ratio(r, cross=False):
     if r is None:
         return "-"
-    s = f"{r:.2f}×" if r < 100 else f"{r:,.0f}×"
+    s = f"{r:.2g}×" if r < 0.1 else f"{r:.2f}×" if r < 100 else f"{r:,.0f}×"
     return s + ("†" if cross else "")
 
 
@@ -318,14 +340,15 @@ def generic_table(exp, cases, extra=None):
                     continue
                 cells = [f"`{case}`" if first_of_case else ""]
                 if any_params:
-                    cells.append(params_label(p) if first_of_params else "")
+                    label = params_label(p) if (p or len(exp.params(case)) > 1) else ""
+                    cells.append(label if first_of_params else "")
                 first_of_case = first_of_params = False
                 cells.append(f"`{impl}`")
-                n = 2 + (1 if any_floor else 0) + (len(extra["headers"]) if extra else 0)
+                n = 2 + (1 if any_floor else 0) + (len(extra["headers"]) if extra else 0)  # cells after impl
                 if row.missing:
-                    cells += [missing_text(row)] + [""] * n
+                    cells += [missing_text(row)] + [""] * (n - 1)
                 elif row.ns is None:
-                    cells += ["-"] * (n + 1)
+                    cells += ["-"] * n
                 else:
                     cv = f" ±{row.cv * 100:.0f}%" if row.cv is not None else ""
                     cells.append(fmt_ns(row.ns) + cv)
@@ -589,7 +612,7 @@ def impl_colour(impl, impls):
     """The family's colour, lighter for each further variant of the same family."""
     fam = re.split(r"[_+]", impl)[0]
     base = FAMILY_COLOURS.get(fam, "#8172B3")
-    same = [i for i in impls if re.split(r"[_+]", i)[0] == fam]
+    same = sorted((i for i in impls if re.split(r"[_+]", i)[0] == fam), key=lambda i: (i != fam, i))
     k = same.index(impl) if impl in same else 0
     rgb = matplotlib.colors.to_rgb(base)
     mix = min(0.6, 0.22 * k)
@@ -783,7 +806,9 @@ def render(results_dir, out_dir):
         doc.append("> **Quick mode**: small workloads and few repetitions, to check the plumbing. "
                    "Not for citing; `bash scripts/report.sh` makes the real report.\n")
     doc.append("Each experiment reproduces a published one (the seeds in `/work/shared/seeds/`) on this machine, "
-               "with `own` beside the peers it measured. Times are medians of repeated runs; the ratios, measured "
+               "with `own` beside the peers it measured. Times are medians of repeated runs (single-thread rows: CPU "
+               "time of the benchmark thread, robust to the shared machine; two-thread and hand-off rows: wall time "
+               "per operation of all threads); the ratios, measured "
                "within one process, are the headline (÷ std: against libstdc++ with glibc malloc; ÷ floor: against "
                "a bare thread-local free list with one atomic count, `bench/common/floor.hpp`). "
                "† marks a ratio between rows of different processes. Lower is better everywhere.\n")

@@ -11,6 +11,9 @@
 # The std rows are also run with tcmalloc, jemalloc and mimalloc, by LD_PRELOAD into the same
 # executables; the report names the allocator of every row.
 set -euo pipefail
+# Everything is in main(), so bash has read the whole script before running any of it (editing the
+# file during a run cannot derail the run).
+main() {
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
@@ -27,13 +30,14 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$mode" = quick ]; then
-  reps=3; min_time=0.01; export OWN_BENCH_QUICK=1; default_out=bench/results/quick
+  reps=3; min_time=0.02; export OWN_BENCH_QUICK=1; default_out=bench/results/quick
 else
   reps=5; min_time=0.1; export OWN_BENCH_QUICK=0; default_out=docs
 fi
 out=${out:-$default_out}
 
 start=$(date +%s)
+own_commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- include bench 2>/dev/null || echo '+dirty')"
 bash scripts/bootstrap.sh bench
 if [ "$build" = 1 ]; then
   echo "== configure and build (release preset)"
@@ -54,11 +58,13 @@ declare -A preload=(
   [mimalloc]=$libdir/libmimalloc.so.2
 )
 
-# run <experiment> <executable> <allocator> <filter> <what>
+# run <experiment> <executable> <allocator> <filter> <what> [extra Google Benchmark flags...]
+# (a later flag overrides an earlier one; OWN_BENCH_QUICK may be set for one run: `OWN_BENCH_QUICK=1 run ...`)
 step=0
-steps=$((7 + 4 * 3))
+steps=$((7 + 5 + 4 * 3))
 run() {
   local exp=$1 exe=$2 alloc=$3 filter=$4 what=$5
+  shift 5
   step=$((step + 1))
   local t0; t0=$(date +%s)
   local json=$results/$exp-$exe-$alloc.json
@@ -71,7 +77,7 @@ run() {
       --benchmark_min_time=$min_time \
       --benchmark_context=experiment="$exp" --benchmark_context=allocator="$alloc" \
       --benchmark_context=mode="$mode" \
-      --benchmark_out="$json" --benchmark_out_format=json >"$results/$exp-$exe-$alloc.log" 2>&1; then
+      --benchmark_out="$json" --benchmark_out_format=json "$@" >"$results/$exp-$exe-$alloc.log" 2>&1; then
     echo "FAILED (see $results/$exp-$exe-$alloc.log)"; tail -5 "$results/$exp-$exe-$alloc.log"; exit 1
   fi
   local t1; t1=$(date +%s)
@@ -82,20 +88,29 @@ run() {
 echo "== running ($mode: $reps repetitions, min_time $min_time s); raw JSON in $results"
 run exp1 n1851_appendix_a glibc . "N1851 Appendix A"
 run exp1 n1851_appendix_a_boost_plain glibc /boost_plain/ "N1851, Boost without quick allocator"
-run exp2 boost_timings glibc . "Boost smart pointer timings"
-run exp3 memory_overhead glibc . "memory and performance overhead"
+# exp2's container rows and exp3's 100M-iteration loops are long: 3 repetitions are enough there.
+r3=--benchmark_repetitions=$((reps < 3 ? reps : 3))
+run exp2 boost_timings glibc . "Boost smart pointer timings" "$r3"
+run exp3 memory_overhead glibc . "memory and performance overhead" "$r3"
 run exp4 construction_methods glibc . "shared_ptr construction methods"
-run exp5 stack_heap_pool glibc . "stack, heap, pool"
+run exp5 stack_heap_pool glibc . "stack, heap, pool" "$r3"  # gigabyte-sized iterations
 run exp6 beyond_seeds glibc . "beyond the seeds"
+for component in shared_ptr managed_ptr local_shared_ptr atomic_shared_ptr pool; do
+  run exp7 "${component}_bench" glibc . "components: $component"
+done
+# The allocator variants: std rows only, 3 repetitions.
 for alloc in tcmalloc jemalloc mimalloc; do
-  run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows"
-  run exp3 memory_overhead "$alloc" '^exp3/[^b][a-z_]*/std' "overhead std rows"
-  run exp4 construction_methods "$alloc" '/std(/|$)' "construction std rows"
-  run exp6 beyond_seeds "$alloc" '^exp6/(create_destroy|handoff|pmr_[a-z]*)/std(/|$)' "beyond std rows"
+  run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows" "$r3"
+  # The allocator variants of exp3 loop 2M times, not 100M (the per-operation time is what is compared).
+  OWN_BENCH_QUICK=1 run exp3 memory_overhead "$alloc" '^exp3/[^b][a-z_]*/std' "overhead std rows (2M loop)" "$r3"
+  run exp4 construction_methods "$alloc" '/std(/|$)' "construction std rows" "$r3"
+  run exp6 beyond_seeds "$alloc" '^exp6/(create_destroy|handoff|pmr_[a-z]*)/std(/|$)' "beyond std rows" "$r3"
 done
 end=$(date +%s)
 
 # The machine and the build, for the report.
+cache=$(dirname "$bin")/CMakeCache.txt
+[ -f "$cache" ] || cache=/dev/null
 {
   echo "{"
   echo "  \"mode\": \"$mode\", \"repetitions\": $reps, \"min_time_s\": $min_time,"
@@ -105,11 +120,11 @@ end=$(date +%s)
   echo "  \"kernel\": \"$(uname -sr)\","
   echo "  \"os\": \"$(. /etc/os-release && echo "$PRETTY_NAME")\","
   echo "  \"compiler\": \"$(g++ --version | head -1)\","
-  echo "  \"cxx_flags\": \"$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' build/release/CMakeCache.txt) -Wall -Wextra -Wpedantic -Werror, C++$(sed -n 's/^CMAKE_CXX_STANDARD:[A-Z]*=//p' build/release/CMakeCache.txt) (C++20 for construction_methods and beyond_seeds)\","
+  echo "  \"cxx_flags\": \"$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' "$cache") -Wall -Wextra -Wpedantic -Werror, C++$(sed -n 's/^CMAKE_CXX_STANDARD:[A-Z]*=//p' "$cache") (C++20 for construction_methods and beyond_seeds)\","
   echo "  \"benchmark_library\": \"Google Benchmark $(dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null)\","
   echo "  \"boost\": \"$(dpkg-query -W -f='${Version}' libboost-dev 2>/dev/null)\","
   echo "  \"allocators\": {\"glibc\": \"$(ldd --version | head -1 | sed 's/.* //')\", \"tcmalloc\": \"${preload[tcmalloc]}\", \"jemalloc\": \"${preload[jemalloc]}\", \"mimalloc\": \"${preload[mimalloc]}\"},"
-  echo "  \"own_commit\": \"$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- include bench || echo '+dirty')\""
+  echo "  \"own_commit\": \"$own_commit\""
   echo "}"
 } >"$results/machine.json"
 
@@ -124,3 +139,6 @@ if [ "$mode" = full ] && [ "$out" = docs ]; then
   cp "$results"/*.json "$results/timings.tsv" docs/benchmarks/raw/
 fi
 echo "== done in $((end - start)) s (runs) / $(( $(date +%s) - start )) s (total); report: $out/benchmarks.md"
+}
+
+main "$@"

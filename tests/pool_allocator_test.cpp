@@ -2,11 +2,14 @@
 
 #include <own/concurrent_pool.hpp>
 #include <own/detail/allocator_adapter.hpp>
+#include <own/managed_ptr.hpp>
 #include <own/multipool.hpp>
 #include <own/pool.hpp>
+#include <own/shared_ptr.hpp>
 
 #include <list>
 #include <map>
+#include <string>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -169,5 +172,61 @@ TEST(pool_allocator_death, null_pool) {
 }
 
 #endif  // OWN_CHECKED
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// A pool pointer passed straight to own's allocating functions takes the pool_allocator fast path:
+// the control block (and the housed object) come from the pool and go back to it.
+
+namespace {
+
+template <class Pool>
+class pool_pointer_fast_path : public ::testing::Test {};
+using fast_path_pools = ::testing::Types<own::pool, own::concurrent_pool>;
+struct fast_path_names {
+  template <class Pool>
+  static std::string GetName(int) {
+    return std::is_same_v<Pool, own::pool> ? "pool" : "concurrent_pool";
+  }
+};
+TYPED_TEST_SUITE(pool_pointer_fast_path, fast_path_pools, fast_path_names);
+
+TYPED_TEST(pool_pointer_fast_path, every_allocating_entry_point_uses_the_pool) {
+  using own_test::tracked;
+  static_assert(std::is_same_v<own::detail::adapted_allocator_t<TypeParam*>, own::pool_allocator<std::byte, TypeParam>>);
+  allocation_log log;
+  test_resource upstream(&log);
+  TypeParam pool(64, {}, &upstream);
+  {
+    auto a = own::make_shared_object_with_alloc<tracked>(&pool, 1);
+    auto b = own::allocate_shared<tracked>(&pool, 2);
+    own::shared_ptr<tracked> c(new tracked(3), own::default_deleter(), &pool);
+    auto d = own::allocate_managed<tracked>(&pool, 4);
+    auto e = own::make_shared_array_with_alloc<int>(&pool, 4);
+    own::shared_ptr<tracked> f(own::managed_ptr<tracked>(new tracked(5)), &pool);  // housing block
+    own::shared_ptr<tracked> g;
+    g.reset(new tracked(6), own::default_deleter(), &pool);
+    EXPECT_EQ(pool.statistics().blocks_in_use, 7u);
+    EXPECT_EQ(a->value() + b->value() + c->value() + d->value() + e[3] + f->value() + g->value(), 21);
+    const long upstream_allocations = log.allocations;
+    auto big = own::make_shared_array_with_alloc<int>(&pool, 1000);  // larger than a block: upstream
+    EXPECT_EQ(pool.statistics().blocks_in_use, 7u);
+    EXPECT_EQ(log.allocations, upstream_allocations + 1);
+  }
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(pool_pointer_fast_path_threads, made_on_one_thread_dropped_on_another) {
+  using own_test::tracked;
+  own::concurrent_pool pool(64);
+  std::vector<own::shared_ptr<tracked>> made;
+  for (int i = 0; i < 10000; ++i) made.push_back(own::make_shared_object_with_alloc<tracked>(&pool, i));
+  std::thread dropper([batch = std::move(made)]() mutable { batch.clear(); });
+  dropper.join();
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(tracked::live(), 0);
+}
 
 }  // namespace

@@ -1340,9 +1340,7 @@ TYPED_TEST(Conformance, AliasingAndWeak) { expect_same_as_std<aliasing_and_weak,
 
 // The rvalue aliasing constructor shared_ptr(shared_ptr<Y>&&, element_type*) and the rvalue casts
 // are C++20. Compiled as C++17, std has neither, so `shared_ptr<int> b(std::move(a), p)` and
-// `static_pointer_cast<U>(std::move(a))` copy `a` and leave it owning; own provides the C++20
-// overloads in C++17 mode too, so the same C++17 program finds `a` empty afterwards. A design
-// choice (own is C++20's interface in both modes): disabled, passes as C++20, differs as C++17.
+// `static_pointer_cast<U>(std::move(a))` copy `a` and leave it owning: own must do the same there.
 template <class Api>
 struct rvalue_forms {
   static void run(transcript& t) {
@@ -1354,7 +1352,7 @@ struct rvalue_forms {
     t("after static_pointer_cast(std::move(c)): c owns ", c.use_count(), " d ", d.use_count());
   }
 };
-TYPED_TEST(Conformance, DISABLED_RvalueAliasingAndCastsInCxx17) { expect_same_as_std<rvalue_forms, TypeParam>(); }
+TYPED_TEST(Conformance, RvalueAliasingAndCastsAsInStd) { expect_same_as_std<rvalue_forms, TypeParam>(); }
 
 // shared_ptr<vbase>(weak_ptr<vderived>) on an expired weak_ptr must throw bad_weak_ptr without
 // converting the dangling pointer, which reads the object's (gone) virtual-base offset.

@@ -6,13 +6,21 @@
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstddef>
 #include <new>
 #include <optional>
 #include <thread>
 #include <utility>
 
+#include "bench_common.hpp"
+
 namespace own_bench {
+
+// Items per hand-off row and repetition: a fixed count, because the cost per item swings by orders
+// of magnitude (some allocators free cross-thread slowly, a busy machine deschedules the consumer),
+// which makes Google Benchmark's iteration estimate overshoot badly.
+inline std::int64_t handoff_items() { return scaled<std::int64_t>(100000, 10000); }
 
 inline void spin_pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)

@@ -84,6 +84,10 @@ struct shared_access {
   static control_block* block(const shared_ptr<T>& p) noexcept {
     return p.block_;
   }
+  template <class T>
+  static control_block* block(const weak_ptr<T>& p) noexcept {
+    return p.block_;
+  }
   // Points a new object's enable_shared_from_this base, if it has one, at `p`'s block.
   template <class T, class Y>
   static void enable_shared_from_this(shared_ptr<T>& p, Y* raw) noexcept {
@@ -110,13 +114,39 @@ struct shared_from_this_target<Y, std::void_t<decltype(shared_from_this_base(std
   using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
 };
 
+// The observers by owner (control block), not by pointer, that shared_ptr and weak_ptr share.
+template <class Self>
+class owner_observers {
+ public:
+  template <class U>
+  bool owner_before(const shared_ptr<U>& r) const noexcept {
+    return std::less<>()(self(), shared_access::block(r));
+  }
+  template <class U>
+  bool owner_before(const weak_ptr<U>& r) const noexcept {
+    return std::less<>()(self(), shared_access::block(r));
+  }
+  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(self()); }
+  template <class U>
+  bool owner_equal(const shared_ptr<U>& r) const noexcept {
+    return self() == shared_access::block(r);
+  }
+  template <class U>
+  bool owner_equal(const weak_ptr<U>& r) const noexcept {
+    return self() == shared_access::block(r);
+  }
+
+ private:
+  const control_block* self() const noexcept { return shared_access::block(static_cast<const Self&>(*this)); }
+};
+
 }  // namespace detail
 
 // -----------------------------------------------------------------------------------------------
 // shared_ptr
 
 template <class T>
-class shared_ptr {
+class shared_ptr : public detail::owner_observers<shared_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
   template <class Y>
@@ -165,10 +195,11 @@ class shared_ptr {
   shared_ptr(const shared_ptr<Y>& r, element_type* p) noexcept : ptr_(p), block_(r.block_) {
     if (block_) block_->add_shared();
   }
+#if __cplusplus >= 202002L
+  // C++20's moving form (in C++17 std has none, and std::move(r) there copies: so does own's).
   template <class Y>
-  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
-    r.ptr_ = nullptr;
-  }
+  shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : shared_ptr(std::move(r), p, moving_alias) {}
+#endif
 
   shared_ptr(const shared_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
     if (block_) block_->add_shared();
@@ -280,7 +311,7 @@ class shared_ptr {
   }
   template <class Y>
   void reset(shared_ptr<Y>&& r, element_type* p) noexcept {
-    shared_ptr(std::move(r), p).swap(*this);
+    shared_ptr(std::move(r), p, moving_alias).swap(*this);
   }
 
   element_type* get() const noexcept { return ptr_; }
@@ -313,30 +344,19 @@ class shared_ptr {
 #endif
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
 
-  template <class U>
-  bool owner_before(const shared_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  template <class U>
-  bool owner_before(const weak_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(block_); }
-  template <class U>
-  bool owner_equal(const shared_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-  template <class U>
-  bool owner_equal(const weak_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-
  private:
   template <class>
   friend class shared_ptr;
   template <class>
   friend class weak_ptr;
   friend struct detail::shared_access;
+
+  struct moving_alias_t {};
+  static constexpr moving_alias_t moving_alias{};
+  template <class Y>
+  shared_ptr(shared_ptr<Y>&& r, element_type* p, moving_alias_t) noexcept : ptr_(p), block_(std::exchange(r.block_, nullptr)) {
+    r.ptr_ = nullptr;
+  }
 
   // Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
   // an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
@@ -365,7 +385,7 @@ shared_ptr(std::unique_ptr<T, D>) -> shared_ptr<T>;
 // weak_ptr
 
 template <class T>
-class weak_ptr {
+class weak_ptr : public detail::owner_observers<weak_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
 
@@ -432,24 +452,6 @@ class weak_ptr {
     return shared_ptr<T>();
   }
 
-  template <class U>
-  bool owner_before(const shared_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  template <class U>
-  bool owner_before(const weak_ptr<U>& r) const noexcept {
-    return std::less<>()(block_, r.block_);
-  }
-  std::size_t owner_hash() const noexcept { return std::hash<const void*>()(block_); }
-  template <class U>
-  bool owner_equal(const shared_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-  template <class U>
-  bool owner_equal(const weak_ptr<U>& r) const noexcept {
-    return block_ == r.block_;
-  }
-
  private:
   template <class>
   friend class shared_ptr;
@@ -457,6 +459,7 @@ class weak_ptr {
   friend class weak_ptr;
   template <class>
   friend class enable_shared_from_this;
+  friend struct detail::shared_access;
 
   // Y* to T* through a virtual base reads the object, which may be gone: convert only while it lives.
   template <class Y>
@@ -656,20 +659,34 @@ shared_ptr<X[]> make_shared_array_with_alloc(const A& a, std::size_t n) {
 }
 
 // -----------------------------------------------------------------------------------------------
-// Casts: the result shares ownership with `r`; the rvalue forms move `r`'s reference.
+// Casts: the result shares ownership with `r`.
 
 template <class T, class U>
 shared_ptr<T> static_pointer_cast(const shared_ptr<U>& r) noexcept {
   return shared_ptr<T>(r, static_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
 template <class T, class U>
+shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
+  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
+}
+// An empty result if the cast fails.
+template <class T, class U>
+shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
+  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
+  return shared_ptr<T>();
+}
+
+#if __cplusplus >= 202002L
+// C++20's rvalue forms move `r`'s reference (a failed dynamic cast leaves `r` as it was). C++17 std
+// has none, and there `std::move(r)` picks the copying forms above, as it does for own.
+template <class T, class U>
 shared_ptr<T> static_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = static_cast<typename shared_ptr<T>::element_type*>(r.get());
   return shared_ptr<T>(std::move(r), p);
-}
-template <class T, class U>
-shared_ptr<T> const_pointer_cast(const shared_ptr<U>& r) noexcept {
-  return shared_ptr<T>(r, const_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
 template <class T, class U>
 shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
@@ -677,25 +694,16 @@ shared_ptr<T> const_pointer_cast(shared_ptr<U>&& r) noexcept {
   return shared_ptr<T>(std::move(r), p);
 }
 template <class T, class U>
-shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
-  return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
-}
-template <class T, class U>
 shared_ptr<T> reinterpret_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get());
   return shared_ptr<T>(std::move(r), p);
-}
-// An empty result if the cast fails; then the rvalue form leaves `r` as it was.
-template <class T, class U>
-shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
-  if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
-  return shared_ptr<T>();
 }
 template <class T, class U>
 shared_ptr<T> dynamic_pointer_cast(shared_ptr<U>&& r) noexcept {
   if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(std::move(r), p);
   return shared_ptr<T>();
 }
+#endif
 
 // The deleter `p` was created with, if it is a D; else nullptr.
 template <class D, class T>

@@ -1,5 +1,5 @@
 // A program outside the project that uses own through its CMake package.
-#include <own/shared_ptr.hpp>
+#include <own/own.hpp>  // every installed header
 
 int main() {
   own::shared_ptr<int> p = own::make_shared<int>(42);

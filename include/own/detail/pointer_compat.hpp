@@ -67,6 +67,6 @@ struct static_downcast_works<T, Y, std::void_t<decltype(static_cast<Y*>(std::dec
 template <class Y, class T>
 inline constexpr bool upcast_needs_object_v =
     std::is_class_v<Y> && std::is_class_v<std::remove_cv_t<T>> && !std::is_same_v<std::remove_cv_t<Y>, std::remove_cv_t<T>> &&
-    !static_downcast_works<T, Y>::value;
+    !static_downcast_works<std::remove_cv_t<T>, std::remove_cv_t<Y>>::value;
 
 }  // namespace own::detail

@@ -1,0 +1,13 @@
+// Everything in own, for those who prefer one include to several.
+#pragma once
+
+#include "atomic_shared_ptr.hpp"
+#include "concurrent_pool.hpp"
+#include "intrusive_ptr.hpp"
+#include "local_shared_ptr.hpp"
+#include "managed_ptr.hpp"
+#include "multipool.hpp"
+#include "object_pool.hpp"
+#include "pool.hpp"
+#include "pool_allocator.hpp"
+#include "shared_ptr.hpp"
