@@ -157,6 +157,18 @@ struct resettable {
   }
 };
 
+struct no_default {
+  explicit no_default(int v) : value(v) {}
+  int value;
+};
+
+TEST(ObjectPool, TypeWithoutDefaultConstructorNeedsACreator) {
+  own::object_pool<no_default> pool(2, [](void* where) { ::new (where) no_default(42); });
+  EXPECT_EQ(pool.acquire()->value, 42);
+  EXPECT_THROW(own::object_pool<no_default>(2), std::invalid_argument);
+  EXPECT_THROW(own::concurrent_object_pool<no_default>(0), std::invalid_argument);
+}
+
 TEST(ObjectPool, DefaultResetterCallsResetWhenThereIsOne) {
   own::object_pool<resettable> pool(1);
   {

@@ -65,7 +65,8 @@ class basic_object_pool {
   using resetter_type = typename core::resetter_type;  // void(T&): makes a returned object ready again
 
   // `initial` objects made now; the pool grows (doubling) when it runs out. Throws what the upstream
-  // resource or the creator throws (nothing is left behind).
+  // resource or the creator throws (nothing is left behind), and std::invalid_argument if T has no
+  // default constructor and no creator is given.
   explicit basic_object_pool(std::size_t initial = 0, creator_type creator = {}, resetter_type resetter = {},
                              std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : core_(initial, false, std::move(creator), std::move(resetter), upstream) {}

@@ -13,6 +13,7 @@
 #include <memory_resource>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -63,6 +64,9 @@ class object_pool_core {
   object_pool_core(std::size_t initial, bool fixed, creator_type creator, resetter_type resetter,
                    std::pmr::memory_resource* upstream)
       : creator_(std::move(creator)), resetter_(std::move(resetter)), upstream_(upstream), fixed_(fixed) {
+    if constexpr (!std::is_default_constructible_v<T>) {
+      if (!creator_) throw std::invalid_argument("own: an object pool of a type with no default constructor needs a creator");
+    }
     if (initial) grow(initial);
   }
   object_pool_core(const object_pool_core&) = delete;
@@ -136,10 +140,14 @@ class object_pool_core {
     try {
       for (; c->count < count; ++c->count) {
         slot* s = ::new (static_cast<void*>(c->slots() + c->count)) slot(this);
-        if (creator_) {
-          creator_(s->storage);
+        if constexpr (std::is_default_constructible_v<T>) {
+          if (creator_) {
+            creator_(s->storage);
+          } else {
+            ::new (static_cast<void*>(s->storage)) T();
+          }
         } else {
-          ::new (static_cast<void*>(s->storage)) T();
+          creator_(s->storage);  // the constructor made sure there is one
         }
       }
     } catch (...) {
