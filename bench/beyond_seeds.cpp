@@ -24,18 +24,7 @@
 #include "handoff.hpp"
 #include "pools.hpp"
 
-#if __has_include(<own/shared_ptr.hpp>)
-#include <own/shared_ptr.hpp>
-#define OWN_BENCH_HAS_SHARED_PTR 1
-#endif
-#if __has_include(<own/concurrent_pool.hpp>)
-#include <own/concurrent_pool.hpp>
-#define OWN_BENCH_HAS_CONCURRENT_POOL 1
-#endif
-#if __has_include(<own/atomic_shared_ptr.hpp>)
-#include <own/atomic_shared_ptr.hpp>
-#define OWN_BENCH_HAS_ATOMIC_SHARED_PTR 1
-#endif
+#include "own_headers.hpp"
 
 namespace {
 

@@ -35,22 +35,7 @@
 #include "bench_common.hpp"
 #include "floor.hpp"
 
-#if __has_include(<own/shared_ptr.hpp>)
-#include <own/shared_ptr.hpp>
-#define OWN_BENCH_HAS_SHARED_PTR 1
-#endif
-#if __has_include(<own/pool.hpp>)
-#include <own/pool.hpp>
-#define OWN_BENCH_HAS_POOL 1
-#endif
-#if __has_include(<own/intrusive_ptr.hpp>)
-#include <own/intrusive_ptr.hpp>
-#define OWN_BENCH_HAS_INTRUSIVE_PTR 1
-#endif
-#if __has_include(<own/local_shared_ptr.hpp>)
-#include <own/local_shared_ptr.hpp>
-#define OWN_BENCH_HAS_LOCAL_SHARED_PTR 1
-#endif
+#include "own_headers.hpp"
 
 namespace {
 

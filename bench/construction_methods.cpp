@@ -22,18 +22,7 @@
 #include "handoff.hpp"
 #include "packet.hpp"
 
-#if __has_include(<own/shared_ptr.hpp>)
-#include <own/shared_ptr.hpp>
-#define OWN_BENCH_HAS_SHARED_PTR 1
-#endif
-#if __has_include(<own/concurrent_pool.hpp>)
-#include <own/concurrent_pool.hpp>
-#define OWN_BENCH_HAS_CONCURRENT_POOL 1
-#endif
-#if __has_include(<own/pool_allocator.hpp>)
-#include <own/pool_allocator.hpp>
-#define OWN_BENCH_HAS_POOL_ALLOCATOR 1
-#endif
+#include "own_headers.hpp"
 
 namespace {
 

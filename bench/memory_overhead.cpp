@@ -19,22 +19,7 @@
 #include "floor.hpp"
 #include "memory_probe.hpp"
 
-#if __has_include(<own/shared_ptr.hpp>)
-#include <own/shared_ptr.hpp>
-#define OWN_BENCH_HAS_SHARED_PTR 1
-#endif
-#if __has_include(<own/pool.hpp>)
-#include <own/pool.hpp>
-#define OWN_BENCH_HAS_POOL 1
-#endif
-#if __has_include(<own/managed_ptr.hpp>)
-#include <own/managed_ptr.hpp>
-#define OWN_BENCH_HAS_MANAGED_PTR 1
-#endif
-#if __has_include(<own/object_pool.hpp>)
-#include <own/object_pool.hpp>
-#define OWN_BENCH_HAS_OBJECT_POOL 1
-#endif
+#include "own_headers.hpp"
 
 namespace {
 

@@ -19,10 +19,7 @@
 #include "floor.hpp"
 #include "seed_pool.hpp"
 
-#if __has_include(<own/object_pool.hpp>)
-#include <own/object_pool.hpp>
-#define OWN_BENCH_HAS_OBJECT_POOL 1
-#endif
+#include "own_headers.hpp"
 
 namespace {
 
