@@ -32,19 +32,6 @@ TEST(pool, header_example) {
   pool.deallocate(c);
 }
 
-TEST(pool_options, header_example) {
-  own::pool_options options;
-  options.growth = own::pool_growth::constant;
-  options.initial_chunk_blocks = 64;
-  options.name = "messages";
-  own::pool pool(48, options);
-  void* p = pool.allocate();
-  own::pool_statistics s = pool.statistics();
-  EXPECT_EQ(s.blocks_in_use, 1u);
-  EXPECT_GE(s.bytes_reserved, 64u * 48);
-  pool.deallocate(p);
-}
-
 TEST(pool, block_size_and_alignment) {
   EXPECT_EQ(own::pool(1).block_size(), sizeof(void*));
   EXPECT_EQ(own::pool(1).block_alignment(), alignof(void*));

@@ -2,6 +2,8 @@
 // compare-exchange concurrently, lock-free, with std::atomic<std::shared_ptr<T>>'s interface. In
 // C++20, std::atomic<own::shared_ptr<T>> is the same type with the std name.
 //
+// Usage:
+//
 //   own::atomic_shared_ptr<config> current(own::make_shared<config>(defaults));
 //
 //   // readers, on any thread:

@@ -10,6 +10,8 @@
 // A thread's cached blocks go back to the pool when the thread exits, and the pool may be destroyed
 // while threads that used it are still running (see detail/thread_cache_registry.hpp).
 //
+// Usage:
+//
 //   own::concurrent_pool pool(64);
 //   void* block = pool.allocate();                  // on the producer
 //   std::thread consumer([&] { pool.deallocate(block); });

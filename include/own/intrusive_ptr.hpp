@@ -6,6 +6,8 @@
 // `intrusive_ptr_release(T*)`, found by argument-dependent lookup. Deriving from
 // own::intrusive_ref_counter supplies both; make_intrusive and allocate_intrusive create objects.
 //
+// Usage:
+//
 //   struct node : own::intrusive_ref_counter<node> {
 //     explicit node(int v) : value(v) {}
 //     int value;

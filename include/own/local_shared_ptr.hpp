@@ -3,6 +3,8 @@
 // threads: converting to own::shared_ptr takes one atomic reference, and that shared_ptr keeps the
 // object alive on any thread. Converting an own::shared_ptr back starts a new local group.
 //
+// Usage:
+//
 //   own::local_shared_ptr<std::string> name = own::make_local_shared<std::string>("sensor-7");
 //   own::local_shared_ptr<std::string> copy = name;          // a plain increment
 //   own::local_weak_ptr<std::string> watcher = name;

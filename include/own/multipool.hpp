@@ -4,6 +4,8 @@
 // directly (allocate(bytes) / deallocate(p, bytes), no virtual call), as a std::pmr::memory_resource,
 // or through own::pool_allocator.
 //
+// Usage:
+//
 //   own::multipool pool(256);                    // classes 8 ... 256
 //   void* p = pool.allocate(24);                 // a 32-byte block
 //   pool.deallocate(p, 24);                      // the size must be given back

@@ -1,4 +1,9 @@
 // Everything in own, for those who prefer one include to several.
+//
+// Usage:
+//
+//   #include <own/own.hpp>
+//   auto p = own::make_shared<int>(42);  // and every other own facility
 #pragma once
 
 #include "atomic_shared_ptr.hpp"

@@ -5,6 +5,8 @@
 // the others go upstream, so std::pmr containers can use it; own::pool_allocator reaches it with no
 // virtual call (and allocate_shared(&pool, ...) uses that allocator).
 //
+// Usage:
+//
 //   own::pool pool(64);                        // 64-byte blocks, from the default resource
 //   void* a = pool.allocate();
 //   void* b = pool.allocate();

@@ -5,6 +5,8 @@
 // size class. Two allocators are equal when they use the same pool. Containers propagate the
 // allocator on copy, move and swap, so a container's elements always go back to their own pool.
 //
+// Usage:
+//
 //   own::pool pool(32);
 //   std::list<int, own::pool_allocator<int, own::pool>> list{own::pool_allocator<int, own::pool>(&pool)};
 //   list.push_back(1);                                   // one block from `pool`

@@ -1,6 +1,8 @@
 // Options and statistics shared by own's block pools (own::pool, own::concurrent_pool and the
 // multipools): how a pool grows when it goes upstream for more memory, and what it reports.
 //
+// Usage:
+//
 //   own::pool_options options;
 //   options.growth = own::pool_growth::constant;  // every chunk holds 64 blocks
 //   options.initial_chunk_blocks = 64;
