@@ -47,13 +47,17 @@ enum class pool_kind { none, nonthreaded, threaded };
 // Block size for own's pools: room for any of own's count blocks for an item.
 constexpr std::size_t block_size = 64;
 
-struct std_impl {
+// std and Boost take their pools as std::pmr resources, through a polymorphic_allocator.
+struct pmr_pools {
   using nonthreaded_pool = std::pmr::unsynchronized_pool_resource;
   using threaded_pool = std::pmr::synchronized_pool_resource;
   template <class Pool>
   static std::pmr::polymorphic_allocator<item> alloc(Pool& pool) {
     return std::pmr::polymorphic_allocator<item>(&pool);
   }
+};
+
+struct std_impl : pmr_pools {
   template <form F>
   static std::shared_ptr<item> make() {
     if constexpr (F == form::basic) return std::shared_ptr<item>(new item);
@@ -68,13 +72,7 @@ struct std_impl {
   }
 };
 
-struct boost_impl {
-  using nonthreaded_pool = std::pmr::unsynchronized_pool_resource;
-  using threaded_pool = std::pmr::synchronized_pool_resource;
-  template <class Pool>
-  static std::pmr::polymorphic_allocator<item> alloc(Pool& pool) {
-    return std::pmr::polymorphic_allocator<item>(&pool);
-  }
+struct boost_impl : pmr_pools {
   template <form F>
   static boost::shared_ptr<item> make() {
     if constexpr (F == form::basic) return boost::shared_ptr<item>(new item);
