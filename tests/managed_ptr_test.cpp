@@ -156,6 +156,73 @@ TEST(ManagedPtr, ConvertingMoveAndUniquePtr) {
   EXPECT_EQ(tracked::live(), 0);
 }
 
+// A second base at a non-zero offset, so converting a managed_ptr<two_bases> to managed_ptr<second>
+// changes the pointer value.
+struct first {
+  long f = 1;
+};
+struct second {
+  long s = 2;
+};
+struct two_bases : first, second {
+  tracked t{9};
+};
+
+// An object whose destructor looks at the managed_ptr that held it, to see when it runs.
+struct watcher {
+  own::managed_ptr<watcher>* holder = nullptr;
+  watcher** seen_by_destructor = nullptr;
+  ~watcher() { *seen_by_destructor = holder->get(); }
+};
+
+TEST(ManagedPtr, MoveAssignment) {
+  {  // the old object is disposed of once, after the target already holds the new one
+    watcher* seen = nullptr;
+    own::managed_ptr<watcher> target(new watcher);
+    target->holder = &target;
+    target->seen_by_destructor = &seen;
+    auto* incoming = new watcher{&target, &seen};
+    own::managed_ptr<watcher> source(incoming);
+    target = std::move(source);
+    EXPECT_EQ(seen, incoming);
+    EXPECT_EQ(target.get(), incoming);
+    seen = nullptr;
+    source = std::move(target);  // into an empty managed_ptr: nothing is disposed of
+    EXPECT_EQ(seen, nullptr);
+    incoming->holder = &source;
+  }
+  {  // self-move keeps the object; moved-from is empty in every observer
+    own::managed_ptr<tracked> p(new tracked(3));
+    own::managed_ptr<tracked>& alias = p;
+    p = std::move(alias);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->value(), 3);
+    EXPECT_EQ(tracked::live(), 1);
+    own::managed_ptr<tracked> q(std::move(p));
+    EXPECT_EQ(p.get(), nullptr);
+    EXPECT_FALSE(p);
+    EXPECT_EQ(p.get_deleter().object(), nullptr);
+    p = std::move(q);
+    EXPECT_EQ(q.get(), nullptr);
+    EXPECT_EQ(tracked::live(), 1);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  {  // a converting move adjusts the pointer and still destroys the complete object
+    auto* whole = new two_bases;
+    own::managed_ptr<two_bases> d(whole);
+    own::managed_ptr<second> s;
+    s = std::move(d);
+    EXPECT_EQ(s.get(), static_cast<second*>(whole));
+    EXPECT_NE(static_cast<void*>(s.get()), static_cast<void*>(whole));
+    EXPECT_EQ(d.get(), nullptr);
+    own::managed_ptr<second> s2(std::move(s));
+    EXPECT_EQ(s2->s, 2);
+    EXPECT_EQ(tracked::live(), 1);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(tracked::double_destroyed(), 0);
+}
+
 TEST(ManagedPtr, AliasingDestroysTheOwnerNotTheAlias) {
   struct pair {
     tracked first{1};
