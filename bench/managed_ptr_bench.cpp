@@ -2,8 +2,11 @@
 // std::unique_ptr<T, void(*)(T*)> (the usual way to type-erase a deleter without an allocation),
 // both returning objects to the same free list; moves; and the shared -> managed -> shared round trip
 // against one shared_ptr copy (std's, and own's as own_copy). Row names: exp7/<case>/<impl>.
+// std_function rows: std::unique_ptr<T, std::function<void(T*)>>, the usual way to carry a manager
+// (state, not just a function) without naming it in the type, the job managed_ptr does.
 #include <own/managed_ptr.hpp>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,6 +38,7 @@ void give_back(item* p) { the_stack->give(p); }
 void reclaim_managed_object(item_stack* stack, item* p) { stack->give(p); }
 
 using unique_with_function = std::unique_ptr<item, void (*)(item*)>;
+using unique_with_std_function = std::unique_ptr<item, std::function<void(item*)>>;
 
 template <class Ptr>
 void move_back_and_forth(benchmark::State& state, Ptr (&slots)[2]) {
@@ -57,6 +61,13 @@ const own_bench::registration rows([] {
       benchmark::DoNotOptimize(p.get());
     }
   });
+  add("exp7/managed_create_destroy/std_function", [](benchmark::State& s) {
+    item_stack stack(16);
+    for (auto _ : s) {
+      unique_with_std_function p(stack.take(), [&stack](item* i) { stack.give(i); });
+      benchmark::DoNotOptimize(p.get());
+    }
+  });
   add("exp7/managed_create_destroy/own", [](benchmark::State& s) {
     item_stack stack(16);
     for (auto _ : s) {
@@ -69,6 +80,12 @@ const own_bench::registration rows([] {
     item_stack stack(16);
     the_stack = &stack;
     unique_with_function slots[2] = {unique_with_function(stack.take(), &give_back), unique_with_function(nullptr, &give_back)};
+    move_back_and_forth(s, slots);
+  });
+  add("exp7/managed_move/std_function", [](benchmark::State& s) {
+    item_stack stack(16);
+    auto give = [&stack](item* i) { stack.give(i); };
+    unique_with_std_function slots[2] = {unique_with_std_function(stack.take(), give), unique_with_std_function(nullptr, give)};
     move_back_and_forth(s, slots);
   });
   add("exp7/managed_move/own", [](benchmark::State& s) {
