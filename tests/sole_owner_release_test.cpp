@@ -12,11 +12,11 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "block_pool_types.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -61,14 +61,7 @@ class pooled_release : public ::testing::Test {
   test_resource upstream_;
   Pool pool_;
 };
-using pools = ::testing::Types<own::pool, own::concurrent_pool>;
-struct pool_names {
-  template <class Pool>
-  static std::string GetName(int) {
-    return std::is_same_v<Pool, own::pool> ? "pool" : "concurrent_pool";
-  }
-};
-TYPED_TEST_SUITE(pooled_release, pools, pool_names);
+TYPED_TEST_SUITE(pooled_release, own_test::block_pools, own_test::block_pool_names);
 
 TYPED_TEST(pooled_release, sole_owner_destroys_and_frees_at_once) {
   auto p = own::make_shared_object_with_alloc<tracked>(&this->pool_, 1);

@@ -45,6 +45,7 @@ struct cache_slot {
   thread_cache* cache;
 };
 
+// The pool this thread used last, and its cache: the only entry the fast paths look at.
 inline thread_local cache_slot last_used{0, nullptr};
 inline constexpr std::size_t cache_slot_count = 16;
 inline thread_local cache_slot cache_slots[cache_slot_count];
