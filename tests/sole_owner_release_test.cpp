@@ -104,9 +104,9 @@ TYPED_TEST(pooled_release, weak_ptr_outstanding_at_the_last_release_keeps_the_bl
   EXPECT_EQ(this->in_use(), 0u);
 }
 
-TYPED_TEST(pooled_release, a_weak_ptr_made_and_dropped_leaves_the_two_step_path_correct) {
+TYPED_TEST(pooled_release, a_weak_ptr_made_and_dropped_restores_the_one_call_release) {
   auto p = own::make_shared_object_with_alloc<tracked>(&this->pool_, 1);
-  { own::weak_ptr<tracked> w = p; }  // the counts are back to one shared reference and no weak one
+  { own::weak_ptr<tracked> w = p; }  // back to one shared reference and no weak one: "fresh" again
   p.reset();
   EXPECT_EQ(tracked::live(), 0);
   EXPECT_EQ(this->in_use(), 0u);
@@ -147,7 +147,7 @@ TYPED_TEST(pooled_release, enable_shared_from_this_objects) {
   EXPECT_EQ(this->in_use(), 0u);
 }
 
-TYPED_TEST(pooled_release, get_deleter_until_the_block_goes) {
+TYPED_TEST(pooled_release, get_deleter_of_an_adopting_block_from_a_pool) {
   struct named_deleter {
     void operator()(tracked* p) const { delete p; }
   };
