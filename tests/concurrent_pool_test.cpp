@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <list>
+#include <memory>
 #include <memory_resource>
 #include <mutex>
 #include <optional>
@@ -125,6 +126,58 @@ TEST(concurrent_pool, single_thread_semantics) {
   EXPECT_EQ(again, std::set<void*>(blocks.begin(), blocks.end()));
   EXPECT_EQ(pool.statistics().bytes_reserved, before.bytes_reserved);
   for (void* b : again) pool.deallocate(b);
+}
+
+// A thread's fast path finds only the pool it used last; switching pools goes through the slow path's
+// table (16 slots, indexed by pool id, so 17 pools share slots) and must still give each pool's blocks
+// back to that pool's cache alone.
+TEST(concurrent_pool, a_thread_switching_between_pools_keeps_their_blocks_apart) {
+  constexpr int pool_count = 17;
+  std::vector<std::unique_ptr<own::concurrent_pool>> pools;
+  for (int i = 0; i < pool_count; ++i) pools.push_back(std::make_unique<own::concurrent_pool>(32));
+  std::vector<std::set<void*>> given(pool_count);
+  std::vector<std::vector<void*>> held(pool_count);
+  for (int round = 0; round < 50; ++round) {
+    for (int i = 0; i < pool_count; ++i) {  // one allocation from each pool in turn, then one free
+      void* block = pools[i]->allocate();
+      given[i].insert(block);
+      held[i].push_back(block);
+      if (round % 3 == 2) {
+        pools[i]->deallocate(held[i].front());
+        held[i].erase(held[i].begin());
+      }
+    }
+  }
+  for (int i = 0; i < pool_count; ++i) {
+    EXPECT_EQ(pools[i]->statistics().blocks_in_use, held[i].size()) << "pool " << i;
+    for (int j = 0; j < i; ++j) {
+      for (void* b : given[i]) EXPECT_EQ(given[j].count(b), 0u) << "pools " << i << " and " << j << " shared a block";
+    }
+  }
+  // Freed in the opposite order of the pools, on another thread, which switches pools every call.
+  on_another_thread([&] {
+    for (int i = pool_count; i-- != 0;) {
+      for (void* b : held[i]) pools[i]->deallocate(b);
+    }
+  });
+  for (int i = 0; i < pool_count; ++i) EXPECT_EQ(pools[i]->statistics().blocks_in_use, 0u) << "pool " << i;
+}
+
+// The pool used last is destroyed: the next pool this thread uses, even one with the same table
+// slot, must not reach the dead pool's cache.
+TEST(concurrent_pool, the_last_used_pool_destroyed_then_another_used) {
+  auto kept = std::make_unique<own::concurrent_pool>(32);
+  void* kept_block = kept->allocate();
+  for (int i = 0; i < 20; ++i) {
+    auto dying = std::make_unique<own::concurrent_pool>(32);
+    dying->deallocate(dying->allocate());  // the last pool used, with a block in its cache
+    dying.reset();
+    kept->deallocate(kept_block);
+    kept_block = kept->allocate();
+    EXPECT_EQ(kept->statistics().blocks_in_use, 1u);
+  }
+  kept->deallocate(kept_block);
+  EXPECT_EQ(kept->statistics().blocks_in_use, 0u);
 }
 
 TEST(concurrent_pool, statistics) {

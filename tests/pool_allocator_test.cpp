@@ -9,13 +9,13 @@
 
 #include <list>
 #include <map>
-#include <string>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "block_pool_types.hpp"
 #include "pool_test_support.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
@@ -183,14 +183,7 @@ namespace {
 
 template <class Pool>
 class pool_pointer_fast_path : public ::testing::Test {};
-using fast_path_pools = ::testing::Types<own::pool, own::concurrent_pool>;
-struct fast_path_names {
-  template <class Pool>
-  static std::string GetName(int) {
-    return std::is_same_v<Pool, own::pool> ? "pool" : "concurrent_pool";
-  }
-};
-TYPED_TEST_SUITE(pool_pointer_fast_path, fast_path_pools, fast_path_names);
+TYPED_TEST_SUITE(pool_pointer_fast_path, own_test::block_pools, own_test::block_pool_names);
 
 TYPED_TEST(pool_pointer_fast_path, every_allocating_entry_point_uses_the_pool) {
   using own_test::tracked;

@@ -72,7 +72,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // then changes nothing.
   [[nodiscard]] void* allocate() {
     void* block;
-    if (detail::thread_cache* cache = detail::find_thread_cache(id_); cache && cache->pop(block)) {
+    if (detail::pop_last_used(id_, block)) {
       depot_.chunks().on_allocate(block);
       return block;
     }
@@ -83,10 +83,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // freed since (checked mode aborts with a message otherwise).
   void deallocate(void* block) noexcept {
     depot_.chunks().on_deallocate(block);
-    if (detail::thread_cache* cache = detail::find_thread_cache(id_)) {
-      if (cache->push(block)) return;
-    }
-    deallocate_slow(block);
+    if (!detail::push_last_used(id_, block)) deallocate_slow(block);
   }
 
   // The memory_resource calls stay available beside the block calls: a request that fits a block

@@ -123,7 +123,7 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
     block->~array_block();
     deallocate_raw(ua, static_cast<unit*>(static_cast<void*>(block)), units);
   }
-  static constexpr control_block_ops ops{&dispose, &destroy, &no_deleter};
+  static constexpr control_block_ops ops = block_ops<&dispose, &destroy>;
 };
 
 }  // namespace own::detail

@@ -12,8 +12,9 @@
 // number of weak references plus one while any shared reference remains.
 //
 // Blocks are not polymorphic C++ classes: each kind of block (pointer with deleter, housed object,
-// housed array, pooled object, housed managed_ptr) supplies a static `control_block_ops`, so a pool's
-// block can recycle itself and a managed_ptr can recognise a block by its release function.
+// housed array, pooled object, housed managed_ptr) supplies a static `control_block_ops`, made by
+// block_ops below, so a pool's block can recycle itself and a managed_ptr can recognise a block by
+// its release function.
 #pragma once
 
 #include <atomic>
@@ -25,6 +26,9 @@ namespace own::detail {
 class control_block;
 
 struct control_block_ops {
+  // dispose then destroy, in one indirect call: the last release of a sole owner with no weak_ptr
+  // (the common case) would otherwise pay for two, and the block's code sees both halves at once.
+  void (*dispose_and_destroy)(control_block*) noexcept;
   void (*dispose)(control_block*) noexcept;  // destroy the managed object(s)
   void (*destroy)(control_block*) noexcept;  // free the block itself, after dispose
   // The deleter, if the block has one of type `type`; else nullptr (std::get_deleter).
@@ -48,8 +52,7 @@ class control_block {
   // reference remains. A sole owner with no weak_ptr pays one load and no read-modify-write.
   void release_shared() noexcept {
     if (counts_.load(std::memory_order_acquire) == fresh) {
-      ops_->dispose(this);
-      ops_->destroy(this);
+      ops_->dispose_and_destroy(this);
       return;
     }
     release_shared_slow(1);
@@ -110,5 +113,17 @@ static_assert(sizeof(control_block) == 16, "the control-block header is two word
 
 // Deleter lookup for blocks that have none.
 inline void* no_deleter(control_block*, const std::type_info&) noexcept { return nullptr; }
+
+template <void (*Dispose)(control_block*) noexcept, void (*Destroy)(control_block*) noexcept>
+void dispose_and_destroy(control_block* b) noexcept {
+  Dispose(b);
+  Destroy(b);
+}
+
+// The operations table of a kind of block, from its dispose, destroy and deleter lookup (direct
+// calls in the combined operation, so the compiler inlines both halves into it).
+template <void (*Dispose)(control_block*) noexcept, void (*Destroy)(control_block*) noexcept,
+          void* (*GetDeleter)(control_block*, const std::type_info&) noexcept = &no_deleter>
+inline constexpr control_block_ops block_ops{&dispose_and_destroy<Dispose, Destroy>, Dispose, Destroy, GetDeleter};
 
 }  // namespace own::detail

@@ -63,7 +63,7 @@ class inplace_block final : public Header, ebo_storage<A, 0> {
     }
   }
   static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
-  static constexpr control_block_ops ops{&dispose, &destroy, &no_deleter};
+  static constexpr control_block_ops ops = block_ops<&dispose, &destroy>;
 
   alignas(T) unsigned char storage_[sizeof(T)];
 };

@@ -24,7 +24,7 @@ class managed_block final : public control_block, ebo_storage<A, 0> {
   static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
     return type == typeid(Deleter) ? &self(b)->deleter_ : nullptr;
   }
-  static constexpr control_block_ops ops{&dispose, &destroy, &find_deleter};
+  static constexpr control_block_ops ops = block_ops<&dispose, &destroy, &find_deleter>;
 
   Deleter deleter_;
 };

@@ -44,7 +44,7 @@ struct object_slot final : control_block {
   static object_slot* self(control_block* b) noexcept { return static_cast<object_slot*>(b); }
   static void dispose(control_block* b) noexcept { self(b)->pool->reset_object(*self(b)->object()); }
   static void destroy(control_block* b) noexcept { self(b)->pool->give_back(self(b)); }
-  static constexpr control_block_ops ops{&dispose, &destroy, &no_deleter};
+  static constexpr control_block_ops ops = block_ops<&dispose, &destroy>;
 };
 
 // The manager protocol of acquire(): the object is reset and its slot goes back.

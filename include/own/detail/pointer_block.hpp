@@ -28,7 +28,7 @@ class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage
   static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
     return type == typeid(D) ? &self(b)->deleter_storage::get() : nullptr;
   }
-  static constexpr control_block_ops ops{&dispose, &destroy, &find_deleter};
+  static constexpr control_block_ops ops = block_ops<&dispose, &destroy, &find_deleter>;
 
   P ptr_;
 };

@@ -1,9 +1,15 @@
 // Who owns a concurrent pool's thread caches, and how a thread finds its cache in O(1).
 //
-// Finding: each thread has a small direct-mapped table of {pool id, cache} slots in plain
-// thread_local storage (trivial, so access needs no TLS guard). Pool ids come from a global 64-bit
-// counter and are never reused, so a slot left behind by a destroyed pool can never match a live one
-// (even one built at the same address): the stale cache pointer is never followed.
+// Finding, in plain thread_local storage (trivial, so access needs no TLS guard):
+//  - the fast path compares the pool's id with the one pool this thread used last (`last_used`):
+//    one compare, then the cache's own pop or push. A thread mostly works with one pool at a time,
+//    and hashing into a table cost the hit path a dozen instructions more;
+//  - the slow path (a miss, or an empty or full magazine) looks in a small direct-mapped table of
+//    {pool id, cache} slots, then in the thread's list of caches, and remembers what it found in
+//    `last_used`, so a thread that alternates between pools pays an out-of-line call, not a search.
+// Pool ids come from a global 64-bit counter, start at 1 and are never reused, so an empty slot (id 0)
+// or one left behind by a destroyed pool can never match a live one (even one built at the same
+// address): the stale cache pointer is never followed.
 //
 // Owning: a cache is shared by its thread and its pool. Each side, when it goes away, clears its flag
 // under the cache's mutex; whichever goes second deletes the cache.
@@ -39,15 +45,34 @@ struct cache_slot {
   thread_cache* cache;
 };
 
+// The pool this thread used last, and its cache: the only entry the fast paths look at.
+inline thread_local cache_slot last_used{0, nullptr};
 inline constexpr std::size_t cache_slot_count = 16;
 inline thread_local cache_slot cache_slots[cache_slot_count];
 // Set once this thread's thread_cache_list is destroyed: later calls (from other thread_local
 // destructors) bypass caches and go to the depot.
 inline thread_local bool thread_caches_gone = false;
 
+// The fast paths: pop from / push to this thread's cache of pool `pool_id` if that is the pool the
+// thread used last. False, with nothing done, on a miss or an empty / full magazine.
+inline bool pop_last_used(std::uint64_t pool_id, void*& block) noexcept {
+  return last_used.pool_id == pool_id && last_used.cache->pop(block);
+}
+inline bool push_last_used(std::uint64_t pool_id, void* block) noexcept {
+  return last_used.pool_id == pool_id && last_used.cache->push(block);
+}
+
+// Makes `entry` the cache the fast paths find first.
+inline thread_cache* remember_thread_cache(const cache_slot& entry) noexcept {
+  cache_slots[entry.pool_id % cache_slot_count] = entry;
+  last_used = entry;
+  return entry.cache;
+}
+
+// The table's cache of pool `pool_id`, remembered as the last used; nullptr if the table has none.
 inline thread_cache* find_thread_cache(std::uint64_t pool_id) noexcept {
   const cache_slot& slot = cache_slots[pool_id % cache_slot_count];
-  return slot.pool_id == pool_id ? slot.cache : nullptr;
+  return slot.pool_id == pool_id ? remember_thread_cache(slot) : nullptr;
 }
 
 // The caches of one thread, one per pool it has used: the slots' backing store, and the thread's
@@ -60,6 +85,7 @@ class thread_cache_list {
 
   ~thread_cache_list() {
     thread_caches_gone = true;
+    last_used = {0, nullptr};
     std::fill(std::begin(cache_slots), std::end(cache_slots), cache_slot{0, nullptr});
     for (const cache_slot& entry : caches_) {
       thread_cache* cache = entry.cache;
@@ -77,7 +103,7 @@ class thread_cache_list {
 
   thread_cache* find(std::uint64_t pool_id) const noexcept {
     for (const cache_slot& entry : caches_) {
-      if (entry.pool_id == pool_id) return remember(entry);
+      if (entry.pool_id == pool_id) return remember_thread_cache(entry);
     }
     return nullptr;
   }
@@ -87,7 +113,7 @@ class thread_cache_list {
   // Precondition: make_room_for_one() since the last add.
   thread_cache* add(std::uint64_t pool_id, thread_cache* cache) noexcept {
     caches_.push_back({pool_id, cache});
-    return remember(caches_.back());
+    return remember_thread_cache(caches_.back());
   }
 
   // Deletes the caches of destroyed pools.
@@ -99,6 +125,7 @@ class thread_cache_list {
       }
       cache_slot& slot = cache_slots[entry.pool_id % cache_slot_count];
       if (slot.cache == entry.cache) slot = {0, nullptr};
+      if (last_used.cache == entry.cache) last_used = {0, nullptr};
       delete entry.cache;
       return true;
     };
@@ -106,11 +133,6 @@ class thread_cache_list {
   }
 
  private:
-  static thread_cache* remember(const cache_slot& entry) noexcept {
-    cache_slots[entry.pool_id % cache_slot_count] = entry;
-    return entry.cache;
-  }
-
   std::vector<cache_slot> caches_;
 };
 
