@@ -114,40 +114,40 @@ class managed_ptr {
 
   // Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed).
   template <class Y, if_convertible<Y> = 0>
-  explicit managed_ptr(Y* p) noexcept : ptr_(p), object_(detail::erase_object(p)), function_(&detail::delete_object<Y>) {}
+  explicit managed_ptr(Y* p) noexcept {
+    set(p, detail::erase_object(p), nullptr, &detail::delete_object<Y>);
+  }
 
   // Owns `p` for the manager `m`: disposed of by `reclaim_managed_object(m, p)`, found by ADL.
   template <class Y, class M, if_convertible<Y> = 0>
-  managed_ptr(Y* p, M* m) noexcept
-      : ptr_(p),
-        object_(detail::erase_object(p)),
-        cookie_(detail::erase_object(m)),
-        function_(&detail::reclaim_object<Y, M>) {}
+  managed_ptr(Y* p, M* m) noexcept {
+    set(p, detail::erase_object(p), detail::erase_object(m), &detail::reclaim_object<Y, M>);
+  }
 
   // Owns `p`, disposed of by `deleter(p, cookie)`.
   template <class Y, class C, if_convertible<Y> = 0>
-  managed_ptr(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept
-      : ptr_(p),
-        object_(detail::erase_object(p)),
-        cookie_(detail::erase_object(cookie)),
-        function_(reinterpret_cast<managed_ptr_deleter::function_type>(deleter)) {}
+  managed_ptr(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept {
+    set(p, detail::erase_object(p), detail::erase_object(cookie),
+        reinterpret_cast<managed_ptr_deleter::function_type>(deleter));
+  }
 
   // Resumes ownership given up by release().
-  managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept
-      : ptr_(p), object_(deleter.object()), cookie_(deleter.cookie()), function_(deleter.function()) {}
+  managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept {
+    set(p, deleter.object(), deleter.cookie(), deleter.function());
+  }
 
-  managed_ptr(managed_ptr&& r) noexcept { take(r); }
+  managed_ptr(managed_ptr&& r) noexcept { take(r, r.ptr_); }
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(managed_ptr<Y>&& r) noexcept {
-    take(r);
+    take(r, r.ptr_);
   }
 
   // Aliasing: shows `p` (usually part of r's object) and owns r's object.
   // Precondition: `r` is not empty, or `p` is null (checked in OWN_CHECKED mode).
   template <class Y>
-  managed_ptr(managed_ptr<Y>&& r, T* p) noexcept : ptr_(p), object_(r.object_), cookie_(r.cookie_), function_(r.function_) {
-    OWN_CHECK(object_ != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
-    r.clear();
+  managed_ptr(managed_ptr<Y>&& r, T* p) noexcept {
+    OWN_CHECK(r.object_ != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
+    take(r, p);
   }
 
   template <class Y, if_convertible<Y> = 0>
@@ -158,10 +158,9 @@ class managed_ptr {
   managed_ptr(const shared_ptr<Y>& r) noexcept : managed_ptr(shared_ptr<Y>(r)) {}
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(shared_ptr<Y>&& r) noexcept : ptr_(r.get()) {
+    // The block is the object (never null, unlike the pointer a shared_ptr may own) and the cookie.
     if (detail::control_block* block = detail::shared_access::detach(r)) {
-      object_ = block;  // never null, unlike the pointer a shared_ptr may own
-      cookie_ = block;
-      function_ = &detail::release_shared_reference;
+      set(ptr_, block, block, &detail::release_shared_reference);
     }
   }
 
@@ -252,27 +251,29 @@ class managed_ptr {
     if (void* old_object = object_) {
       void* old_cookie = cookie_;
       managed_ptr_deleter::function_type old_function = function_;
-      take(r);
+      take(r, r.ptr_);
       old_function(old_object, old_cookie);
     } else {
-      take(r);
+      take(r, r.ptr_);
     }
     return *this;
   }
 
-  // Every word is read before any is written, and each goes through a register of its own
-  // (detail/scalar_words.hpp says why), so a move is four 8-byte loads and six 8-byte stores.
+  // Every word is read before any is written (r may be an alias of *this in the aliasing
+  // constructor's caller), and each goes through a register of its own: see detail/scalar_words.hpp
+  // for why a managed_ptr never writes its words as merged 16-byte stores.
+  // Takes r's object, showing `ptr`.
   template <class Y>
-  void take(managed_ptr<Y>& r) noexcept {
-    T* ptr = r.ptr_;
+  void take(managed_ptr<Y>& r, T* ptr) noexcept {
     void* object = r.object_;
     void* cookie = r.cookie_;
     managed_ptr_deleter::function_type function = r.function_;
-    Y* no_ptr = nullptr;
-    void* no_object = nullptr;
-    detail::scalar_words(ptr, object, cookie, function, no_ptr, no_object);
-    r.ptr_ = no_ptr;
-    r.object_ = no_object;
+    r.clear();
+    set(ptr, object, cookie, function);
+  }
+
+  void set(T* ptr, void* object, void* cookie, managed_ptr_deleter::function_type function) noexcept {
+    detail::scalar_words(ptr, object, cookie, function);
     ptr_ = ptr;
     object_ = object;
     cookie_ = cookie;
@@ -282,8 +283,11 @@ class managed_ptr {
   // Empty is a null pointer and no object; the cookie and function words are then meaningless and
   // left alone, which saves two stores a move.
   void clear() noexcept {
-    ptr_ = nullptr;
-    object_ = nullptr;
+    T* no_ptr = nullptr;
+    void* no_object = nullptr;
+    detail::scalar_words(no_ptr, no_object);
+    ptr_ = no_ptr;
+    object_ = no_object;
   }
 
   T* ptr_ = nullptr;
