@@ -24,6 +24,14 @@ struct counted_node : hazard_node {
   std::atomic<int> reclaimed{0};
 };
 
+// Nodes that outlive the test: if a broken implementation leaves one on the global deferred list,
+// later tests fail instead of following a dangling pointer. (Reachable, so not a leak.)
+counted_node* make_nodes(std::size_t n) {
+  static auto* all = new std::vector<std::unique_ptr<counted_node[]>>();
+  all->push_back(std::make_unique<counted_node[]>(n));
+  return all->back().get();
+}
+
 // What atomic_shared_ptr does when it replaces a node: unlink it, then free it now if no slot holds
 // it, or defer it.
 void replace(std::atomic<counted_node*>& src, counted_node* next) {
@@ -48,7 +56,7 @@ class steps {
 };
 
 TEST(HazardSlots, ProtectReturnsTheCurrentNodeOrNull) {
-  counted_node a;
+  counted_node& a = make_nodes(1)[0];
   std::atomic<counted_node*> src{nullptr};
   hazard_slots::guard guard;
   EXPECT_EQ(guard.protect(src), nullptr);
@@ -58,7 +66,7 @@ TEST(HazardSlots, ProtectReturnsTheCurrentNodeOrNull) {
 }
 
 TEST(HazardSlots, UnprotectedNodeIsFreedAtOnce) {
-  counted_node a;
+  counted_node& a = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   { hazard_slots::guard guard; }
   EXPECT_FALSE(hazard_slots::is_protected(&a));  // a guard's end clears its slot
@@ -67,8 +75,8 @@ TEST(HazardSlots, UnprotectedNodeIsFreedAtOnce) {
 }
 
 TEST(HazardSlots, ProtectedNodeIsFreedWhenItsReaderLetsGo) {
-  counted_node a;
-  counted_node b;
+  counted_node& a = make_nodes(1)[0];
+  counted_node& b = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   steps s;
   std::thread reader([&] {
@@ -94,7 +102,7 @@ TEST(HazardSlots, ProtectedNodeIsFreedWhenItsReaderLetsGo) {
 }
 
 TEST(HazardSlots, DeferringThreadMayExitBeforeTheReaderLetsGo) {
-  counted_node a;
+  counted_node& a = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   {
     hazard_slots::guard guard;
@@ -106,7 +114,7 @@ TEST(HazardSlots, DeferringThreadMayExitBeforeTheReaderLetsGo) {
 }
 
 TEST(HazardSlots, SeveralReadersOfOneNode) {
-  counted_node a;
+  counted_node& a = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   steps s;
   std::thread first([&] {
@@ -137,7 +145,7 @@ TEST(HazardSlots, SeveralReadersOfOneNode) {
 // reclaimed exactly once (deferred nodes do not linger after their readers and writer are gone).
 TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
   constexpr int replacements = 200'000;
-  std::vector<counted_node> nodes(replacements + 1);
+  counted_node* nodes = make_nodes(replacements + 1);
   std::atomic<counted_node*> src{&nodes[0]};
   std::atomic<bool> done{false};
   std::atomic<long> reads{0};
@@ -166,7 +174,7 @@ TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
 // More threads at once than there were records: each gets its own, and later threads reuse them.
 TEST(HazardSlots, RecordsAreMadeOnDemandAndReused) {
   constexpr int threads = 12;
-  std::vector<counted_node> nodes(threads);
+  counted_node* nodes = make_nodes(threads);
   std::vector<std::atomic<counted_node*>> sources(threads);
   for (int i = 0; i < threads; ++i) sources[static_cast<std::size_t>(i)] = &nodes[static_cast<std::size_t>(i)];
 
@@ -183,10 +191,10 @@ TEST(HazardSlots, RecordsAreMadeOnDemandAndReused) {
       });
     }
     while (holding.load() < threads) std::this_thread::yield();
-    for (const counted_node& n : nodes) EXPECT_TRUE(hazard_slots::is_protected(&n));  // every slot is seen
+    for (std::size_t i = 0; i < threads; ++i) EXPECT_TRUE(hazard_slots::is_protected(&nodes[i]));  // every slot is seen
     release = true;
     for (std::thread& t : team) t.join();
-    for (const counted_node& n : nodes) EXPECT_FALSE(hazard_slots::is_protected(&n));  // and cleared
+    for (std::size_t i = 0; i < threads; ++i) EXPECT_FALSE(hazard_slots::is_protected(&nodes[i]));  // and cleared
   };
 
   all_protecting_at_once();
@@ -208,7 +216,7 @@ struct late_reader {
 };
 
 TEST(HazardSlots, GuardsWorkDuringThreadExit) {
-  counted_node a;
+  counted_node& a = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   std::atomic<counted_node*> seen_at_exit{nullptr};
   std::thread([&] { { hazard_slots::guard warm_up; } }).join();  // a free record to reuse

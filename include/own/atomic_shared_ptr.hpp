@@ -19,16 +19,17 @@
 // Design: a pointer to an immutable node, read under hazard pointers
 //
 // The atomic holds one pointer to a *node*: the stored shared_ptr<T> (element pointer and control
-// block, so aliased pointers need nothing special) and a link for deferred freeing, 32 bytes from a
-// per-thread free list (detail/recycling_allocator.hpp). Each store makes a new node; nodes never
-// change and are never installed twice. An empty value is the null pointer, with no node.
+// block, so aliased pointers need nothing special), and a free function and a link for deferred
+// freeing: 32 bytes from a per-thread free list (detail/recycling_allocator.hpp). Each store makes a
+// new node; nodes never change and are never installed twice. An empty value is the null pointer, with no node.
 //
 // Why a node rather than pointing at T's control block: a shared_ptr is two pointers (get() may be
 // anything the owner keeps alive), and a control block cannot say what get() was.
 //
 //  - load: protect the node with this thread's hazard slot (detail/hazard_slots.hpp: a seq_cst
 //    exchange on a cache line only this thread writes, then re-read the pointer), copy its
-//    shared_ptr (one relaxed increment on T's block), clear the slot (a plain release store). The
+//    shared_ptr (one relaxed increment on T's block), clear the slot (a plain release store) and
+//    read a flag on the same line (set only if a writer deferred a node we were reading). The
 //    atomic's own line is only read, so readers on several cores share it instead of passing it
 //    around; the one contended line is T's count, which any copy of a shared_ptr touches. An empty
 //    atomic costs one load.
@@ -36,7 +37,7 @@
 //    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 //    moved out and the node freed at once, so the old value is released by the store, as with std.
 //    If a reader is copying from it, the old value is copied instead and the node deferred: freed
-//    by the reader when it finishes, or by the next thread to look (see hazard_slots).
+//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later.
 //  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
 //    old node is then retired as by a store. On failure the current value is copied into `expected`
 //    (after the slot is cleared, so its destructor runs unprotected). The new node is made only once
@@ -73,9 +74,10 @@
 //    operation waits for another: a load retries its protection only because a store changed the
 //    pointer, and a strong compare_exchange retries only because another store succeeded. Freeing
 //    deferred nodes never waits for a reader: a node still protected is left for later.
-//  * Memory bound. A deferred node was protected at its last scan, so at most one per hazard slot
-//    (one per thread that uses atomic_shared_ptr) waits at any time, plus those deferred since the
-//    last look. Slots are never freed, but are reused by later threads.
+//  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
+//    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
+//    released with them. Hazard records (64 bytes per thread) are never freed, but are reused by
+//    later threads.
 //  * Destruction of the atomic requires, as for any object, that no other operation is running:
 //    no slot can hold its current node, which is freed at once.
 //
@@ -211,7 +213,6 @@ class atomic_shared_ptr {
   // For the one thread that has just unlinked `old` from the word: its value, the node freed at once
   // if no reader holds it, else left to hazard_slots (with its own reference to the value).
   static shared_ptr<T> retire(node* old) noexcept {
-    hazard_slots::reclaim_deferred();
     if (!old) return shared_ptr<T>();
     if (hazard_slots::is_protected(old)) {
       shared_ptr<T> copy = old->value;  // a reader is copying it too: leave the node intact

@@ -8,7 +8,7 @@
 // slot is cleared (a release store). A thread that has unlinked a node (made it unreachable from
 // every `src`) scans every slot: if none holds the node, nobody reads it or can start to, and the
 // unlinking thread frees it at once; otherwise the node is *deferred*, pushed on one global list,
-// and freed later by whichever thread next finds it unprotected.
+// and freed later, normally by its last reader as that reader lets go of it.
 //
 // Why a protected node cannot be freed (the two seq_cst pairs, no fences, so ThreadSanitizer sees
 // them): the reader's slot write precedes its re-read of `src`, and the unlinker's unlinking write
@@ -19,25 +19,30 @@
 // without touching the node. A node's address can come back only after it is freed, and a reader
 // re-validates whatever it protects, so address reuse (ABA) protects the new node, not the old one.
 //
-// Who frees a deferred node, without the reader paying for it: a reader clears its slot with a plain
-// release store and then looks at the deferred list (one load of a line that is written only when
-// nodes are deferred); if it is not empty, the reader frees what nobody protects any more. That look
-// may miss a node deferred at the same moment, so two more rules make sure no deferred node is left
-// behind once its readers are done: whoever pushes a node on the list scans again afterwards (and
-// frees it if its reader left meanwhile), and a reader's next protection, or its thread's exit,
-// writes its slot with seq_cst before it looks. Either the pusher's second scan read the slot after
-// that write, and saw the node gone, or the scan precedes the write in the total order (it read an
-// older value of the slot), so the push precedes the look, which sees the node, or finds the list
-// taken by a thread that now answers for it by the same rules.
+// Who frees a deferred node, without readers paying for it: the thread that defers a node also
+// sets a flag on each record whose slot holds it, then looks at the slot again. A reader clears its
+// slot with a plain release store and then reads its own flag (a line it owns: no cost); if set,
+// it clears the flag and frees every deferred node that no slot holds any more. The reader's look
+// may miss a flag set at that very moment (its clear can still be in its store buffer while the
+// deferring thread reads the slot), so: if the deferring thread's second look finds the slot clear,
+// it frees the node itself; otherwise that look read the slot before the reader's next seq_cst
+// write to it (its next protection, or the seq_cst clear when its thread exits), so in the single
+// total order the flag was set before that write and the reader's following look sees it. A
+// thread that finds a deferred node still protected when it frees the list treats it the same way.
+// So a deferred node is freed at the latest by its last reader's next protection or exit, and
+// threads that never read a deferred node never look at the list (no contention on it, even while
+// a preempted reader keeps a node deferred for long).
 //
 // Memory: records are never freed (at most one per thread alive at once, reused after a thread
-// exits; they stay reachable from a global list, so leak checkers do not count them). A deferred
-// node is protected by a slot at every scan that keeps it, so the list holds at most one node per
-// slot, plus nodes pushed since the last look.
+// exits; they stay reachable from a global list, so leak checkers do not count them). A node stays
+// deferred only while a slot holds it or its last reader has yet to look at its flag (which it
+// does at the end of every protection), so the list holds at most about two nodes per record: the
+// one its slot holds and one it has not looked for yet.
 //
 // Lock-freedom: no step waits for another thread. A list push or a record claim retries a CAS only
 // because another thread's push or claim succeeded; a reader's validation retries only because a
-// writer changed `src`.
+// writer changed `src`; a node still protected is left deferred, never waited for. (A thread's
+// first guard allocates its record with operator new.)
 //
 // Records are found through a trivially destructible thread_local pointer (no TLS guard on the
 // fast path). A thread_local cleaner gives the record back at thread exit; an operation that runs
@@ -66,6 +71,9 @@ class hazard_slots {
   // 64-byte aligned: a reader's writes to its own slot do not disturb other threads' lines.
   struct alignas(64) record {
     std::atomic<const hazard_node*> slot{nullptr};
+    // Set by a thread that deferred a node this slot held: the owner then frees deferred nodes
+    // after clearing the slot.
+    std::atomic<bool> reclaim_owed{false};
     std::atomic<bool> in_use{true};
     record* next = nullptr;  // set before the record is published, then never changed
   };
@@ -84,11 +92,15 @@ class hazard_slots {
     guard(const guard&) = delete;
     guard& operator=(const guard&) = delete;
 
-    // Clears the slot, then frees deferred nodes that nobody protects any more (ours among them).
+    // Clears the slot; then, if a node this thread protected was deferred, frees what nobody
+    // protects any more.
     ~guard() {
+      if (borrowed_) {
+        give_back(record_);
+        return;
+      }
       record_->slot.store(nullptr, std::memory_order_release);
-      if (borrowed_) release(record_);
-      reclaim_deferred();
+      if (record_->reclaim_owed.load(std::memory_order_seq_cst)) pay(record_);
     }
 
     // The node `src` points to, protected until the guard is destroyed or protects another; nullptr
@@ -122,8 +134,7 @@ class hazard_slots {
   // Hands over an unlinked node that is_protected() found protected: it will be freed (with its
   // reclaim function, on some thread) once no slot holds it.
   static void defer(hazard_node* node) noexcept {
-    push_deferred(node);
-    if (!is_protected(node)) reclaim_deferred();  // its reader left between the two scans
+    if (!park(node)) reclaim_deferred();  // its readers left meanwhile
   }
 
   // Frees the deferred nodes that no slot holds. One load when there are none.
@@ -136,10 +147,9 @@ class hazard_slots {
         list = node->next_deferred;
         if (!is_protected(node)) {
           node->reclaim(node);  // may run destructors that use guards: we hold none
-          continue;
+        } else if (!park(node)) {
+          left_meanwhile = true;
         }
-        push_deferred(node);
-        if (!is_protected(node)) left_meanwhile = true;  // as in defer(): look again
       }
       if (!left_meanwhile) return;
     }
@@ -153,11 +163,37 @@ class hazard_slots {
   }
 
  private:
-  static void push_deferred(hazard_node* node) noexcept {
+  // Pushes `node` on the deferred list and tells each thread whose slot holds it to free deferred
+  // nodes once done; false if, looking again after telling, no slot holds it any more. (Telling,
+  // then looking again, is what lets a reader look at its flag with a plain load; see "Who frees a
+  // deferred node".)
+  static bool park(hazard_node* node) noexcept {
     node->next_deferred = deferred_.load(std::memory_order_relaxed);
     while (!deferred_.compare_exchange_weak(node->next_deferred, node, std::memory_order_seq_cst,
                                             std::memory_order_relaxed)) {
     }
+    bool protected_still = false;
+    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+      if (r->slot.load(std::memory_order_seq_cst) != node) continue;
+      r->reclaim_owed.store(true, std::memory_order_seq_cst);
+      if (r->slot.load(std::memory_order_seq_cst) == node) protected_still = true;
+    }
+    return protected_still;
+  }
+
+  // For a record's owner told to free deferred nodes: the flag is cleared first, so that a node
+  // deferred meanwhile sets it again.
+  static void pay(record* r) noexcept {
+    r->reclaim_owed.exchange(false, std::memory_order_seq_cst);
+    reclaim_deferred();
+  }
+
+  // Ends a record's use by this thread: a seq_cst clear, so that a deferring thread either sees the
+  // slot clear or has set the flag before we look at it (no later operation will look).
+  static void give_back(record* r) noexcept {
+    r->slot.exchange(nullptr, std::memory_order_seq_cst);
+    if (r->reclaim_owed.load(std::memory_order_seq_cst)) pay(r);
+    release(r);
   }
 
   // A free record, claimed, or a new one (operator new; termination if that throws, as the
@@ -195,11 +231,7 @@ class hazard_slots {
       thread_exited_ = true;
       record* r = local_record_;
       local_record_ = nullptr;
-      // A seq_cst write, then a look at the list: frees nodes deferred while this thread read them
-      // that its last look missed (see "Who frees a deferred node").
-      r->slot.exchange(nullptr, std::memory_order_seq_cst);
-      release(r);
-      reclaim_deferred();
+      give_back(r);
     }
   };
 
