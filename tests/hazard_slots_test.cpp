@@ -74,27 +74,31 @@ TEST(HazardSlots, UnprotectedNodeIsFreedAtOnce) {
   EXPECT_EQ(a.reclaimed, 1);
 }
 
+// A thread that protects `node` (current in `src`), reaches step `holding`, checks at step
+// `let_go` that `node` was not freed under it, and lets go.
+std::thread reader_of(counted_node& node, std::atomic<counted_node*>& src, steps& s, int holding, int let_go) {
+  return std::thread([&node, &src, &s, holding, let_go] {
+    hazard_slots::guard guard;
+    EXPECT_EQ(guard.protect(src), &node);
+    s.reach(holding);
+    s.wait_for(let_go);
+    EXPECT_EQ(node.reclaimed, 0);
+  });
+}
+
 TEST(HazardSlots, ProtectedNodeIsFreedWhenItsReaderLetsGo) {
   counted_node& a = make_nodes(1)[0];
   counted_node& b = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   steps s;
-  std::thread reader([&] {
-    {
-      hazard_slots::guard guard;
-      EXPECT_EQ(guard.protect(src), &a);
-      s.reach(1);
-      s.wait_for(2);
-      EXPECT_EQ(a.reclaimed, 0);  // unlinked meanwhile, but not freed under us
-    }
-    EXPECT_EQ(a.reclaimed, 1);  // the reader's guard, ending, freed it
-  });
+  std::thread reader = reader_of(a, src, s, 1, 2);
   s.wait_for(1);
   replace(src, &b);
   EXPECT_TRUE(hazard_slots::is_protected(&a));
   EXPECT_EQ(a.reclaimed, 0);
   s.reach(2);
   reader.join();
+  EXPECT_EQ(a.reclaimed, 1);  // freed by the reader's guard as it ended
   hazard_slots::reclaim_deferred();
   EXPECT_EQ(a.reclaimed, 1);  // once
   replace(src, nullptr);
@@ -117,19 +121,9 @@ TEST(HazardSlots, SeveralReadersOfOneNode) {
   counted_node& a = make_nodes(1)[0];
   std::atomic<counted_node*> src{&a};
   steps s;
-  std::thread first([&] {
-    hazard_slots::guard guard;
-    EXPECT_EQ(guard.protect(src), &a);
-    s.reach(1);
-    s.wait_for(3);
-  });
+  std::thread first = reader_of(a, src, s, 1, 3);
   s.wait_for(1);
-  std::thread second([&] {
-    hazard_slots::guard guard;
-    EXPECT_EQ(guard.protect(src), &a);
-    s.reach(2);
-    s.wait_for(4);
-  });
+  std::thread second = reader_of(a, src, s, 2, 4);
   s.wait_for(2);
   replace(src, nullptr);
   s.reach(3);
