@@ -32,7 +32,7 @@
 //    read a flag on the same line (set only if a writer deferred a node we were reading). The
 //    atomic's own line is only read, so readers on several cores share it instead of passing it
 //    around; the one contended line is T's count, which any copy of a shared_ptr touches. An empty
-//    atomic costs one load.
+//    atomic costs no read-modify-write.
 //  - store / exchange: make the new node, exchange the pointer, then scan the hazard slots (one
 //    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 //    moved out and the node freed at once, so the old value is released by the store, as with std.
@@ -79,15 +79,21 @@
 //    released with them. Hazard records (64 bytes per thread) are never freed, but are reused by
 //    later threads.
 //  * Destruction of the atomic requires, as for any object, that no other operation is running:
-//    no slot can hold its current node, which is freed at once.
+//    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
+//    nobody holds any more, which their readers would otherwise free at their next operation.)
 //
 // Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (recycled per thread, else
 // operator new): store, exchange and a succeeding compare_exchange of a non-empty value terminate
 // the program if that throws (they are noexcept, as std's are); so does a thread's first operation
 // if its hazard slot (64 bytes, once per thread) cannot be allocated.
-// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word), CPU ns per
-// operation in one multi-threaded process on this project's 2-vCPU machine, under load from other
-// work (bench/atomic_shared_ptr_bench.cpp; noisy, read as rough): MEASUREMENTS
+// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word), ns per
+// operation (wall time over all threads' operations) in one multi-threaded process on this
+// project's 2-vCPU machine, shared with other work (bench/atomic_shared_ptr_bench.cpp, medians;
+// noisy, read as rough): load+destroy 8.5 vs 14.5 on one thread; on two threads loading one atomic,
+// 8.5 vs 16.5 (1.9x), and 22-24 vs 62-76 (2.2-2.6x) when both threads really run at once and pass
+// T's count line between cores (std passes its lock word too, and spins); exchange 5.5-6 vs 5.4;
+// load+compare_exchange 20-27 vs 38-40 on one thread, about even on two (a node replaced while the
+// other thread reads it is deferred).
 #pragma once
 
 #include <atomic>
