@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cassert>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -269,6 +270,20 @@ TEST(AtomicSharedPtr, WaitReturnsOnceTheValueChanges) {
   a.notify_one();
   waiter_on_empty.join();
 }
+
+// A value replaced while a thread waits on it stays alive while the waiter compares against it
+// (the waiter protects its node), and is released when the waiter wakes, with no other operation.
+TEST(AtomicSharedPtr, WaiterReleasesTheValueReplacedUnderIt) {
+  auto one = own::make_shared<tracked>(1);
+  own::atomic_shared_ptr<tracked> a(one);
+  std::thread waiter([&, old = one] { a.wait(old); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // most likely asleep by now
+  a.store(own::make_shared<tracked>(2));
+  a.notify_all();
+  waiter.join();
+  EXPECT_EQ(one.use_count(), 1);
+  EXPECT_EQ(tracked::live(), 2);
+}
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -465,5 +480,28 @@ TEST(AtomicSharedPtrStress, WaitAgainstStoreAndNotify) {
   accounting.check();
 }
 #endif
+
+// Values replaced while the other thread was reading them are released by the time both threads
+// have exited, with nothing run after them: neither thread may leave a deferred node behind.
+TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    own::atomic_shared_ptr<item> a(own::allocate_shared<item>(test_allocator<item>(&log), 0));
+    for (int round = 0; round < 20; ++round) {
+      std::thread writer([&] {
+        for (int i = 1; i <= iterations / 20; ++i) a.store(own::allocate_shared<item>(test_allocator<item>(&log), i));
+      });
+      std::thread reader([&] {
+        for (int i = 0; i < iterations / 20; ++i) ASSERT_GE(a.load()->value(), 0);
+      });
+      writer.join();
+      reader.join();
+      ASSERT_EQ(tracked::live(), 1) << "round " << round;  // the current value only
+      ASSERT_EQ(log.blocks_in_use(), 1);
+    }
+  }
+  accounting.check();
+}
 
 }  // namespace

@@ -58,11 +58,6 @@ class control_block {
     release_shared_slow(1);
   }
 
-  // Drops n shared references at once (atomic_shared_ptr moves references in batches).
-  void release_shared(std::uint32_t n) noexcept {
-    if (n != 0) release_shared_slow(n);
-  }
-
   // weak_ptr::lock: takes a shared reference unless the object is already gone.
   bool try_add_shared() noexcept {
     std::uint64_t c = counts_.load(std::memory_order_relaxed);
@@ -88,8 +83,8 @@ class control_block {
   void* get_deleter(const std::type_info& type) noexcept { return ops_->get_deleter(this, type); }
   const control_block_ops* ops() const noexcept { return ops_; }
 
-  // For the owner of a block that no reference can reach (a pool recycling it, an atomic_shared_ptr
-  // node not yet published): back to `fresh`, or to `shared` references and no weak_ptr.
+  // For the owner of a block that no reference can reach (a pool recycling it): back to `fresh`, or
+  // to `shared` references and no weak_ptr.
   void reset_counts(std::uint32_t shared = 1) noexcept {
     counts_.store(one_weak + shared * one_shared, std::memory_order_relaxed);
   }

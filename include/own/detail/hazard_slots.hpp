@@ -1,0 +1,244 @@
+// Hazard pointers (Michael, 2004): how a thread that reads a shared node keeps another thread from
+// freeing it meanwhile, without writing to any cache line that other readers write. Used by
+// atomic_shared_ptr for its nodes; knows nothing of what a node holds.
+//
+// Each thread that reads gets a *record*: one cache line of its own with one slot. To read the node
+// that a shared pointer `src` points to, a thread writes the node's address in its slot (a seq_cst
+// exchange), then reads `src` again: if `src` still points there, the node is protected until the
+// slot is cleared (a release store). A thread that has unlinked a node (made it unreachable from
+// every `src`) scans every slot: if none holds the node, nobody reads it or can start to, and the
+// unlinking thread frees it at once; otherwise the node is *deferred*, pushed on one global list,
+// and freed later, normally by its last reader as that reader lets go of it.
+//
+// Why a protected node cannot be freed (the two seq_cst pairs, no fences, so ThreadSanitizer sees
+// them): the reader's slot write precedes its re-read of `src`, and the unlinker's unlinking write
+// precedes its scan, all four seq_cst. If the re-read saw the node, it came before the unlink in the
+// single total order, so the scan comes after the slot write and sees it (or a later value, which
+// the reader writes only once done with the node, with release: the scan acquires it, so the
+// reader's last access happens before the free). If the re-read saw the unlink, the reader retries
+// without touching the node. A node's address can come back only after it is freed, and a reader
+// re-validates whatever it protects, so address reuse (ABA) protects the new node, not the old one.
+//
+// Who frees a deferred node, without readers paying for it: the thread that defers a node also
+// sets a flag on each record whose slot holds it, then looks at the slot again. A reader clears its
+// slot with a plain release store and then reads its own flag (a line it owns: no cost); if set,
+// it clears the flag and frees every deferred node that no slot holds any more. The reader's look
+// may miss a flag set at that very moment (its clear can still be in its store buffer while the
+// deferring thread reads the slot), so: if the deferring thread's second look finds the slot clear,
+// it frees the node itself; otherwise that look read the slot before the reader's next seq_cst
+// write to it (its next protection, or the seq_cst clear when its thread exits), so in the single
+// total order the flag was set before that write and the reader's following look sees it. A
+// thread that finds a deferred node still protected when it frees the list treats it the same way.
+// So a deferred node is freed at the latest by its last reader's next protection or exit, and
+// threads that never read a deferred node never look at the list (no contention on it, even while
+// a preempted reader keeps a node deferred for long).
+//
+// Memory: records are never freed (at most one per thread alive at once, reused after a thread
+// exits; they stay reachable from a global list, so leak checkers do not count them). A node stays
+// deferred only while a slot holds it or its last reader has yet to look at its flag (which it
+// does at the end of every protection), so the list holds at most about two nodes per record: the
+// one its slot holds and one it has not looked for yet.
+//
+// Lock-freedom: no step waits for another thread. A list push or a record claim retries a CAS only
+// because another thread's push or claim succeeded; a reader's validation retries only because a
+// writer changed `src`; a node still protected is left deferred, never waited for. (A thread's
+// first guard allocates its record with operator new.)
+//
+// Records are found through a trivially destructible thread_local pointer (no TLS guard on the
+// fast path). A thread_local cleaner gives the record back at thread exit; an operation that runs
+// after that (from another thread_local destructor) borrows a record for its own duration.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+
+#include "checked.hpp"
+
+namespace own::detail {
+
+// The base of a node that hazard_slots may free later: how to free it, and the deferred list's link
+// (so deferring allocates nothing).
+struct hazard_node {
+  using reclaim_function = void (*)(hazard_node*) noexcept;
+
+  explicit hazard_node(reclaim_function reclaim) noexcept : reclaim(reclaim) {}
+
+  const reclaim_function reclaim;
+  hazard_node* next_deferred = nullptr;
+};
+
+class hazard_slots {
+  // 64-byte aligned: a reader's writes to its own slot do not disturb other threads' lines.
+  struct alignas(64) record {
+    std::atomic<const hazard_node*> slot{nullptr};
+    // Set by a thread that deferred a node this slot held: the owner then frees deferred nodes
+    // after clearing the slot.
+    std::atomic<bool> reclaim_owed{false};
+    std::atomic<bool> in_use{true};
+    record* next = nullptr;  // set before the record is published, then never changed
+  };
+
+ public:
+  // The calling thread's slot for the duration of one operation, protecting at most one node at a
+  // time. Code run under a guard must not use another guard on the same thread (it would reuse the
+  // slot): no user code (destructors, allocators) may run while a node is protected.
+  class guard {
+   public:
+    guard() noexcept : record_(local_record_) {
+      if (!record_) record_ = attach(borrowed_);
+      OWN_CHECK(record_->slot.load(std::memory_order_relaxed) == nullptr,
+                "own::atomic_shared_ptr: an operation ran inside another's protection on the same thread");
+    }
+    guard(const guard&) = delete;
+    guard& operator=(const guard&) = delete;
+
+    // Clears the slot; then, if a node this thread protected was deferred, frees what nobody
+    // protects any more.
+    ~guard() {
+      if (borrowed_) {
+        give_back(record_);
+        return;
+      }
+      record_->slot.store(nullptr, std::memory_order_release);
+      if (record_->reclaim_owed.load(std::memory_order_seq_cst)) pay(record_);
+    }
+
+    // The node `src` points to, protected until the guard is destroyed or protects another; nullptr
+    // (nothing protected) if `src` is null.
+    template <class Node>
+    Node* protect(const std::atomic<Node*>& src) noexcept {
+      Node* node = src.load(std::memory_order_relaxed);
+      while (node) {
+        record_->slot.exchange(node, std::memory_order_seq_cst);
+        Node* again = src.load(std::memory_order_seq_cst);
+        if (again == node) return node;
+        node = again;
+      }
+      return nullptr;
+    }
+
+   private:
+    record* record_;
+    bool borrowed_ = false;  // borrowed for this guard only (after the thread's cleaner ran)
+  };
+
+  // Whether a slot holds `node`. Once `node` is unlinked, false means no thread reads it or can
+  // start to. Takes one load per record.
+  static bool is_protected(const hazard_node* node) noexcept {
+    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+      if (r->slot.load(std::memory_order_seq_cst) == node) return true;
+    }
+    return false;
+  }
+
+  // Hands over an unlinked node that is_protected() found protected: it will be freed (with its
+  // reclaim function, on some thread) once no slot holds it.
+  static void defer(hazard_node* node) noexcept {
+    if (!park(node)) reclaim_deferred();  // its readers left meanwhile
+  }
+
+  // Frees the deferred nodes that no slot holds. One load when there are none.
+  static void reclaim_deferred() noexcept {
+    while (deferred_.load(std::memory_order_seq_cst) != nullptr) {
+      hazard_node* list = deferred_.exchange(nullptr, std::memory_order_seq_cst);
+      bool left_meanwhile = false;
+      while (list) {
+        hazard_node* node = list;
+        list = node->next_deferred;
+        if (!is_protected(node)) {
+          node->reclaim(node);  // may run destructors that use guards: we hold none
+        } else if (!park(node)) {
+          left_meanwhile = true;
+        }
+      }
+      if (!left_meanwhile) return;
+    }
+  }
+
+  // Records made so far (in use or free): for tests and diagnostics.
+  static std::size_t record_count() noexcept {
+    std::size_t n = 0;
+    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) ++n;
+    return n;
+  }
+
+ private:
+  // Pushes `node` on the deferred list and tells each thread whose slot holds it to free deferred
+  // nodes once done; false if, looking again after telling, no slot holds it any more. (Telling,
+  // then looking again, is what lets a reader look at its flag with a plain load; see "Who frees a
+  // deferred node".)
+  static bool park(hazard_node* node) noexcept {
+    node->next_deferred = deferred_.load(std::memory_order_relaxed);
+    while (!deferred_.compare_exchange_weak(node->next_deferred, node, std::memory_order_seq_cst,
+                                            std::memory_order_relaxed)) {
+    }
+    bool protected_still = false;
+    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+      if (r->slot.load(std::memory_order_seq_cst) != node) continue;
+      r->reclaim_owed.store(true, std::memory_order_seq_cst);
+      if (r->slot.load(std::memory_order_seq_cst) == node) protected_still = true;
+    }
+    return protected_still;
+  }
+
+  // For a record's owner told to free deferred nodes: the flag is cleared first, so that a node
+  // deferred meanwhile sets it again.
+  static void pay(record* r) noexcept {
+    r->reclaim_owed.exchange(false, std::memory_order_seq_cst);
+    reclaim_deferred();
+  }
+
+  // Ends a record's use by this thread: a seq_cst clear, so that a deferring thread either sees the
+  // slot clear or has set the flag before we look at it (no later operation will look).
+  static void give_back(record* r) noexcept {
+    r->slot.exchange(nullptr, std::memory_order_seq_cst);
+    if (r->reclaim_owed.load(std::memory_order_seq_cst)) pay(r);
+    release(r);
+  }
+
+  // A free record, claimed, or a new one (operator new; termination if that throws, as the
+  // operations using guards are noexcept).
+  static record* acquire() noexcept {
+    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+      if (!r->in_use.load(std::memory_order_relaxed) && !r->in_use.exchange(true, std::memory_order_acquire)) return r;
+    }
+    record* r = new record;
+    r->next = records_.load(std::memory_order_relaxed);
+    while (!records_.compare_exchange_weak(r->next, r, std::memory_order_release, std::memory_order_relaxed)) {
+    }
+    return r;
+  }
+  static void release(record* r) noexcept { r->in_use.store(false, std::memory_order_release); }
+
+  // Gives the thread its record for good, or, once the thread's cleaner has run, lends one.
+  static record* attach(bool& borrowed) noexcept {
+    record* r = acquire();
+    if (thread_exited_) {
+      borrowed = true;
+      return r;
+    }
+    local_record_ = r;
+    static thread_local cleaner instance;  // constructed once per thread: registers its destructor
+    static_cast<void>(instance);
+    return r;
+  }
+
+  struct cleaner {
+    cleaner() = default;
+    cleaner(const cleaner&) = delete;
+    cleaner& operator=(const cleaner&) = delete;
+    ~cleaner() {
+      thread_exited_ = true;
+      record* r = local_record_;
+      local_record_ = nullptr;
+      give_back(r);
+    }
+  };
+
+  static inline std::atomic<record*> records_{nullptr};
+  static inline std::atomic<hazard_node*> deferred_{nullptr};
+  static inline thread_local record* local_record_ = nullptr;
+  static inline thread_local bool thread_exited_ = false;
+};
+
+}  // namespace own::detail

@@ -1,0 +1,232 @@
+// Tests of <own/detail/hazard_slots.hpp>, the hazard pointers under atomic_shared_ptr: a node
+// unlinked while another thread protects it is freed after that thread lets go, never before and
+// exactly once, whichever thread exits first; and hazard records are reused by later threads.
+// The nodes here only count their reclamations (they live in the test), so an early or double
+// reclamation shows in a count instead of crashing.
+#include <own/detail/hazard_slots.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using own::detail::hazard_node;
+using own::detail::hazard_slots;
+
+namespace {
+
+struct counted_node : hazard_node {
+  counted_node() noexcept : hazard_node(&count) {}
+  static void count(hazard_node* n) noexcept { static_cast<counted_node*>(n)->reclaimed.fetch_add(1); }
+  std::atomic<int> reclaimed{0};
+};
+
+// Nodes that outlive the test: if a broken implementation leaves one on the global deferred list,
+// later tests fail instead of following a dangling pointer. (Reachable, so not a leak.)
+counted_node* make_nodes(std::size_t n) {
+  static auto* all = new std::vector<std::unique_ptr<counted_node[]>>();
+  all->push_back(std::make_unique<counted_node[]>(n));
+  return all->back().get();
+}
+
+// What atomic_shared_ptr does when it replaces a node: unlink it, then free it now if no slot holds
+// it, or defer it.
+void replace(std::atomic<counted_node*>& src, counted_node* next) {
+  counted_node* old = src.exchange(next, std::memory_order_seq_cst);
+  if (hazard_slots::is_protected(old)) {
+    hazard_slots::defer(old);
+  } else {
+    old->reclaim(old);
+  }
+}
+
+// A step counter that threads wait on.
+class steps {
+ public:
+  void reach(int step) { step_.store(step); }
+  void wait_for(int step) const {
+    while (step_.load() < step) std::this_thread::yield();
+  }
+
+ private:
+  std::atomic<int> step_{0};
+};
+
+TEST(HazardSlots, ProtectReturnsTheCurrentNodeOrNull) {
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{nullptr};
+  hazard_slots::guard guard;
+  EXPECT_EQ(guard.protect(src), nullptr);
+  src = &a;
+  EXPECT_EQ(guard.protect(src), &a);
+  EXPECT_TRUE(hazard_slots::is_protected(&a));
+}
+
+TEST(HazardSlots, UnprotectedNodeIsFreedAtOnce) {
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  { hazard_slots::guard guard; }
+  EXPECT_FALSE(hazard_slots::is_protected(&a));  // a guard's end clears its slot
+  replace(src, nullptr);
+  EXPECT_EQ(a.reclaimed, 1);
+}
+
+// A thread that protects `node` (current in `src`), reaches step `holding`, checks at step
+// `let_go` that `node` was not freed under it, and lets go.
+std::thread reader_of(counted_node& node, std::atomic<counted_node*>& src, steps& s, int holding, int let_go) {
+  return std::thread([&node, &src, &s, holding, let_go] {
+    hazard_slots::guard guard;
+    EXPECT_EQ(guard.protect(src), &node);
+    s.reach(holding);
+    s.wait_for(let_go);
+    EXPECT_EQ(node.reclaimed, 0);
+  });
+}
+
+TEST(HazardSlots, ProtectedNodeIsFreedWhenItsReaderLetsGo) {
+  counted_node& a = make_nodes(1)[0];
+  counted_node& b = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  steps s;
+  std::thread reader = reader_of(a, src, s, 1, 2);
+  s.wait_for(1);
+  replace(src, &b);
+  EXPECT_TRUE(hazard_slots::is_protected(&a));
+  EXPECT_EQ(a.reclaimed, 0);
+  s.reach(2);
+  reader.join();
+  EXPECT_EQ(a.reclaimed, 1);  // freed by the reader's guard as it ended
+  hazard_slots::reclaim_deferred();
+  EXPECT_EQ(a.reclaimed, 1);  // once
+  replace(src, nullptr);
+  EXPECT_EQ(b.reclaimed, 1);
+}
+
+TEST(HazardSlots, DeferringThreadMayExitBeforeTheReaderLetsGo) {
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  {
+    hazard_slots::guard guard;
+    ASSERT_EQ(guard.protect(src), &a);
+    std::thread([&] { replace(src, nullptr); }).join();
+    EXPECT_EQ(a.reclaimed, 0);
+  }
+  EXPECT_EQ(a.reclaimed, 1);
+}
+
+TEST(HazardSlots, SeveralReadersOfOneNode) {
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  steps s;
+  std::thread first = reader_of(a, src, s, 1, 3);
+  s.wait_for(1);
+  std::thread second = reader_of(a, src, s, 2, 4);
+  s.wait_for(2);
+  replace(src, nullptr);
+  s.reach(3);
+  first.join();
+  EXPECT_EQ(a.reclaimed, 0);  // the second reader still holds it
+  s.reach(4);
+  second.join();
+  EXPECT_EQ(a.reclaimed, 1);
+}
+
+// Readers check that what they protect was never reclaimed while a writer replaces it as fast as
+// it can; once every thread has exited, with nothing run after them, every replaced node has been
+// reclaimed exactly once (deferred nodes do not linger after their readers and writer are gone).
+TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
+  constexpr int replacements = 200'000;
+  counted_node* nodes = make_nodes(replacements + 1);
+  std::atomic<counted_node*> src{&nodes[0]};
+  std::atomic<bool> done{false};
+  std::atomic<long> reads{0};
+  auto reader = [&] {
+    long n = 0;
+    while (!done.load()) {
+      hazard_slots::guard guard;
+      counted_node* node = guard.protect(src);
+      ASSERT_EQ(node->reclaimed.load(), 0);
+      ++n;
+    }
+    reads += n;
+  };
+  std::thread readers[2] = {std::thread(reader), std::thread(reader)};
+  std::thread writer([&] {
+    for (int i = 1; i <= replacements; ++i) replace(src, &nodes[static_cast<std::size_t>(i)]);
+    done = true;
+  });
+  writer.join();
+  for (std::thread& t : readers) t.join();
+  for (int i = 0; i < replacements; ++i) ASSERT_EQ(nodes[static_cast<std::size_t>(i)].reclaimed.load(), 1) << i;
+  EXPECT_EQ(nodes[replacements].reclaimed.load(), 0);  // still current
+  EXPECT_GT(reads.load(), 0);
+}
+
+// More threads at once than there were records: each gets its own, and later threads reuse them.
+TEST(HazardSlots, RecordsAreMadeOnDemandAndReused) {
+  constexpr int threads = 12;
+  counted_node* nodes = make_nodes(threads);
+  std::vector<std::atomic<counted_node*>> sources(threads);
+  for (int i = 0; i < threads; ++i) sources[static_cast<std::size_t>(i)] = &nodes[static_cast<std::size_t>(i)];
+
+  auto all_protecting_at_once = [&] {
+    std::atomic<int> holding{0};
+    std::atomic<bool> release{false};
+    std::vector<std::thread> team;
+    for (std::size_t i = 0; i < threads; ++i) {
+      team.emplace_back([&, i] {
+        hazard_slots::guard guard;
+        EXPECT_EQ(guard.protect(sources[i]), &nodes[i]);
+        ++holding;
+        while (!release.load()) std::this_thread::yield();
+      });
+    }
+    while (holding.load() < threads) std::this_thread::yield();
+    for (std::size_t i = 0; i < threads; ++i) EXPECT_TRUE(hazard_slots::is_protected(&nodes[i]));  // every slot is seen
+    release = true;
+    for (std::thread& t : team) t.join();
+    for (std::size_t i = 0; i < threads; ++i) EXPECT_FALSE(hazard_slots::is_protected(&nodes[i]));  // and cleared
+  };
+
+  all_protecting_at_once();
+  const std::size_t made = hazard_slots::record_count();
+  EXPECT_GE(made, std::size_t{threads});
+  for (int round = 0; round < 3; ++round) all_protecting_at_once();
+  EXPECT_EQ(hazard_slots::record_count(), made);  // the exited threads' records, reused
+}
+
+// A guard used by a thread_local destructor that runs after the thread's record was given back
+// borrows a record for its own duration and returns it.
+struct late_reader {
+  std::atomic<counted_node*>* src = nullptr;
+  std::atomic<counted_node*>* result = nullptr;
+  ~late_reader() {
+    hazard_slots::guard guard;
+    result->store(guard.protect(*src));
+  }
+};
+
+TEST(HazardSlots, GuardsWorkDuringThreadExit) {
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  std::atomic<counted_node*> seen_at_exit{nullptr};
+  std::thread([&] { { hazard_slots::guard warm_up; } }).join();  // a free record to reuse
+  const std::size_t before = hazard_slots::record_count();
+  std::thread([&] {
+    thread_local late_reader reader;  // made before the thread's first guard: destroyed after its cleaner
+    reader.src = &src;
+    reader.result = &seen_at_exit;
+    hazard_slots::guard guard;
+    EXPECT_EQ(guard.protect(src), &a);
+  }).join();
+  EXPECT_EQ(seen_at_exit.load(), &a);
+  EXPECT_FALSE(hazard_slots::is_protected(&a));
+  EXPECT_EQ(hazard_slots::record_count(), before);  // the borrowed record was a free one, given back
+  replace(src, nullptr);
+  EXPECT_EQ(a.reclaimed, 1);
+}
+
+}  // namespace
