@@ -37,7 +37,11 @@
 //    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 //    moved out and the node freed at once, so the old value is released by the store, as with std.
 //    If a reader is copying from it, the old value is copied instead and the node deferred: freed
-//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later.
+//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later. (If
+//    that reader clears its slot at the very moment the flag is set and misses it, the node waits
+//    for the next replacement on any thread, that reader's next operation, or its exit: so a
+//    replaced value's destructor can run late, and on another thread, as with any deferred
+//    reclamation.)
 //  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
 //    old node is then retired as by a store. On failure the current value is copied into `expected`
 //    (after the slot is cleared, so its destructor runs unprotected). The new node is made only once
@@ -86,14 +90,8 @@
 // operator new): store, exchange and a succeeding compare_exchange of a non-empty value terminate
 // the program if that throws (they are noexcept, as std's are); so does a thread's first operation
 // if its hazard slot (64 bytes, once per thread) cannot be allocated.
-// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word), ns per
-// operation (wall time over all threads' operations) in one multi-threaded process on this
-// project's 2-vCPU machine, shared with other work (bench/atomic_shared_ptr_bench.cpp, medians;
-// noisy, read as rough): load+destroy 8.5 vs 14.5 on one thread; on two threads loading one atomic,
-// 8.5 vs 16.5 (1.9x), and 22-24 vs 62-76 (2.2-2.6x) when both threads really run at once and pass
-// T's count line between cores (std passes its lock word too, and spins); exchange 5.5-6 vs 5.4;
-// load+compare_exchange 20-27 vs 38-40 on one thread, about even on two (a node replaced while the
-// other thread reads it is deferred).
+// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word): the exp6
+// and exp7 atomic rows of docs/benchmarks.md (bench/atomic_shared_ptr_bench.cpp, beyond_seeds.cpp).
 #pragma once
 
 #include <atomic>
@@ -227,6 +225,9 @@ class atomic_shared_ptr {
     }
     shared_ptr<T> value = std::move(old->value);
     free_node(old);
+    // A node deferred earlier whose reader missed its flag (see hazard_slots) is freed by the next
+    // replacement on any thread, rather than only at that reader's next operation or exit.
+    hazard_slots::reclaim_deferred();
     return value;
   }
 
