@@ -37,15 +37,21 @@
 //    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 //    moved out and the node freed at once, so the old value is released by the store, as with std.
 //    If a reader is copying from it, the old value is copied instead and the node deferred: freed
-//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later. (If
-//    that reader clears its slot at the very moment the flag is set and misses it, the node waits
-//    for the next replacement on any thread, that reader's next operation, or its exit: so a
-//    replaced value's destructor can run late, and on another thread, as with any deferred
-//    reclamation.)
+//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later.
+//    Two consequences, as with any deferred reclamation:
+//     - a replaced value's destructor may run on a reading thread, inside its load() or wait()
+//       (and that thread then frees every other deferred node nobody holds, whatever atomic it
+//       came from): a value's destructor must not take a lock that a reader may hold around its
+//       load() or wait();
+//     - if the reader clears its slot at the very moment the flag is set, it can miss the flag;
+//       the node then waits for that thread's next load of a non-empty atomic_shared_ptr, or its
+//       exit (the rare case in which a replaced value outlives its replacement for long). Making
+//       every load pay a second full fence would close that window; we chose not to.
 //  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
 //    old node is then retired as by a store. On failure the current value is copied into `expected`
-//    (after the slot is cleared, so its destructor runs unprotected). The new node is made only once
-//    a comparison has succeeded, and kept across retries.
+//    (after the slot is cleared, so its destructor runs unprotected). The new node is made before
+//    the protection (allocating may run user code, see hazard_slots::guard), kept across retries,
+//    and freed unused on failure.
 //  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
 //    with the node still protected, so it cannot be freed and its address reused while we sleep:
 //    any store changes the pointer, and no notify can be missed.
@@ -225,17 +231,15 @@ class atomic_shared_ptr {
     }
     shared_ptr<T> value = std::move(old->value);
     free_node(old);
-    // A node deferred earlier whose reader missed its flag (see hazard_slots) is freed by the next
-    // replacement on any thread, rather than only at that reader's next operation or exit.
-    hazard_slots::reclaim_deferred();
     return value;
   }
 
   bool compare_exchange(shared_ptr<T>& expected, shared_ptr<T>&& desired, bool weak) noexcept {
     enum class outcome { replaced, differs, raced };
     outcome result;
-    node* new_node = nullptr;
-    bool made = false;  // new_node is made once, when first needed, and kept across retries
+    // Made before the guard: allocating may run user code (a replaced operator new, a new_handler)
+    // that must not run while a node is protected. Freed unused if the comparison fails.
+    node* new_node = make_node(std::move(desired));
     node* n;
     shared_ptr<T> current;
     {
@@ -247,8 +251,6 @@ class atomic_shared_ptr {
           result = outcome::differs;
           break;
         }
-        if (!made) new_node = make_node(std::move(desired));
-        made = true;
         node* seen = n;
         if (word_.compare_exchange_strong(seen, new_node, std::memory_order_seq_cst, std::memory_order_seq_cst)) {
           result = outcome::replaced;

@@ -29,7 +29,8 @@
 // write to it (its next protection, or the seq_cst clear when its thread exits), so in the single
 // total order the flag was set before that write and the reader's following look sees it. A
 // thread that finds a deferred node still protected when it frees the list treats it the same way.
-// So a deferred node is freed at the latest by its last reader's next protection or exit, and
+// So a deferred node is freed at the latest by its last reader's next protection (of a non-empty
+// source: a null one writes no slot) or exit, and
 // threads that never read a deferred node never look at the list (no contention on it, even while
 // a preempted reader keeps a node deferred for long).
 //
@@ -53,6 +54,7 @@
 #include <cstddef>
 
 #include "checked.hpp"
+#include "process_wide.hpp"
 
 namespace own::detail {
 
@@ -67,7 +69,7 @@ struct hazard_node {
   hazard_node* next_deferred = nullptr;
 };
 
-class hazard_slots {
+class OWN_PROCESS_WIDE hazard_slots {
   // 64-byte aligned: a reader's writes to its own slot do not disturb other threads' lines.
   struct alignas(64) record {
     std::atomic<const hazard_node*> slot{nullptr};
@@ -236,7 +238,8 @@ class hazard_slots {
   };
 
   static inline std::atomic<record*> records_{nullptr};
-  static inline std::atomic<hazard_node*> deferred_{nullptr};
+  // On a line of its own: deferring and freeing write it, scans read records_.
+  alignas(64) static inline std::atomic<hazard_node*> deferred_{nullptr};
   static inline thread_local record* local_record_ = nullptr;
   static inline thread_local bool thread_exited_ = false;
 };

@@ -33,11 +33,12 @@
 #include <vector>
 
 #include "pool_depot.hpp"
+#include "process_wide.hpp"
 #include "thread_cache.hpp"
 
 namespace own::detail {
 
-inline std::atomic<std::uint64_t> last_pool_id{0};
+OWN_PROCESS_WIDE inline std::atomic<std::uint64_t> last_pool_id{0};
 inline std::uint64_t new_pool_id() noexcept { return last_pool_id.fetch_add(1, std::memory_order_relaxed) + 1; }
 
 struct cache_slot {
@@ -46,12 +47,12 @@ struct cache_slot {
 };
 
 // The pool this thread used last, and its cache: the only entry the fast paths look at.
-inline thread_local cache_slot last_used{0, nullptr};
+OWN_PROCESS_WIDE inline thread_local cache_slot last_used{0, nullptr};
 inline constexpr std::size_t cache_slot_count = 16;
-inline thread_local cache_slot cache_slots[cache_slot_count];
+OWN_PROCESS_WIDE inline thread_local cache_slot cache_slots[cache_slot_count];
 // Set once this thread's thread_cache_list is destroyed: later calls (from other thread_local
 // destructors) bypass caches and go to the depot.
-inline thread_local bool thread_caches_gone = false;
+OWN_PROCESS_WIDE inline thread_local bool thread_caches_gone = false;
 
 // The fast paths: pop from / push to this thread's cache of pool `pool_id` if that is the pool the
 // thread used last. False, with nothing done, on a miss or an empty / full magazine.
@@ -137,7 +138,7 @@ class thread_cache_list {
 };
 
 // Constructed on a thread's first registration with any pool (the slow path), destroyed at its exit.
-inline thread_cache_list& this_thread_cache_list() {
+OWN_PROCESS_WIDE inline thread_cache_list& this_thread_cache_list() {
   static thread_local thread_cache_list list;
   return list;
 }
