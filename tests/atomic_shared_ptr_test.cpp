@@ -320,8 +320,13 @@ class stress_accounting {
   long destroyed_;
 };
 
+// Its destructor poisons the tag, so that a load through an aliased pointer to the tag can tell a
+// live item from a destroyed one (tracked poisons its own value the same way).
 struct item : tracked {
   explicit item(int v) : tracked(v), tag(v) {}
+  item(const item&) = delete;
+  item& operator=(const item&) = delete;
+  ~item() override { tag = -1; }
   int tag;
 };
 
@@ -348,7 +353,7 @@ TEST(AtomicSharedPtrStress, LoadAgainstStoreWithAliasedPointers) {
           own::shared_ptr<const int> t = tag.load(std::memory_order_acquire);
           own::shared_ptr<item> w = whole.load();
           ASSERT_TRUE(t && w);
-          ASSERT_GE(*t, 0);  // a destroyed item's tracked value is -1, its tag is left alone
+          ASSERT_GE(*t, 0);  // -1 once the item that owns the tag is destroyed
           ASSERT_GE(w->value(), 0);
           ASSERT_EQ(w->tag, w->value());
         }
