@@ -248,21 +248,17 @@ class managed_ptr {
   template <class Y>
   managed_ptr& assign(managed_ptr<Y>&& r) noexcept {
     if (static_cast<void*>(&r) == static_cast<void*>(this)) return *this;
-    if (void* old_object = object_) {
-      void* old_cookie = cookie_;
-      managed_ptr_deleter::function_type old_function = function_;
-      take(r, r.ptr_);
-      old_function(old_object, old_cookie);
-    } else {
-      take(r, r.ptr_);
-    }
+    void* old_object = object_;
+    void* old_cookie = cookie_;
+    managed_ptr_deleter::function_type old_function = function_;
+    take(r, r.ptr_);
+    if (old_object) old_function(old_object, old_cookie);
     return *this;
   }
 
-  // Every word is read before any is written (r may be an alias of *this in the aliasing
-  // constructor's caller), and each goes through a register of its own: see detail/scalar_words.hpp
-  // for why a managed_ptr never writes its words as merged 16-byte stores.
-  // Takes r's object, showing `ptr`.
+  // Takes r's object, showing `ptr`. Every word of r is read before any is written, and set() and
+  // clear() pass each through a register of its own: detail/scalar_words.hpp says why a managed_ptr
+  // never writes its words as merged 16-byte stores.
   template <class Y>
   void take(managed_ptr<Y>& r, T* ptr) noexcept {
     void* object = r.object_;

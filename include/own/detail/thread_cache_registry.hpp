@@ -73,7 +73,9 @@ inline thread_cache* remember_thread_cache(const cache_slot& entry) noexcept {
 // The table's cache of pool `pool_id`, remembered as the last used; nullptr if the table has none.
 inline thread_cache* find_thread_cache(std::uint64_t pool_id) noexcept {
   const cache_slot& slot = cache_slots[pool_id % cache_slot_count];
-  return slot.pool_id == pool_id ? remember_thread_cache(slot) : nullptr;
+  if (slot.pool_id != pool_id) return nullptr;
+  last_used = slot;  // the table already holds it
+  return slot.cache;
 }
 
 // The caches of one thread, one per pool it has used: the slots' backing store, and the thread's
