@@ -2,12 +2,15 @@
 // std::unique_ptr<T, void(*)(T*)> (the usual way to type-erase a deleter without an allocation),
 // both returning objects to the same free list; moves; and the shared -> managed -> shared round trip
 // against one shared_ptr copy (std's, and own's as own_copy). Row names: exp7/<case>/<impl>.
+// managed_move floor rows: the least an owner of four words (managed_ptr's layout) or two words
+// (unique_ptr's) can do in a move assignment (plain_words below), so the gap to std reads as layout.
 // std_function rows: std::unique_ptr<T, std::function<void(T*)>>, the usual way to carry a manager
 // (state, not just a function) without naming it in the type, the job managed_ptr does.
 #include <own/managed_ptr.hpp>
 
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -39,6 +42,39 @@ void reclaim_managed_object(item_stack* stack, item* p) { stack->give(p); }
 
 using unique_with_function = std::unique_ptr<item, void (*)(item*)>;
 using unique_with_std_function = std::unique_ptr<item, std::function<void(item*)>>;
+
+// The least any owner of `Words` pointer-sized words can do in a move assignment: read the old
+// object word (to dispose of it), copy every word, clear the source's object word. No type erasure,
+// no conversion: the yardstick for a layout of that size. Words are copied one by one, as
+// std::unique_ptr's are (a merged 16-byte copy stalls store forwarding: detail/scalar_words.hpp).
+template <std::size_t Words>
+class plain_words {
+ public:
+  plain_words() = default;
+  explicit plain_words(item* p) noexcept : words_{p} {}
+  plain_words& operator=(plain_words&& r) noexcept {
+    item* const old = words_[0];
+    take(r, std::make_index_sequence<Words>());
+    if (old) give_back(old);
+    return *this;
+  }
+  ~plain_words() {
+    if (words_[0]) give_back(words_[0]);
+  }
+
+ private:
+  template <std::size_t... I>
+  void take(plain_words& r, std::index_sequence<I...>) noexcept {
+    item* copy[] = {r.words_[I]...};
+    (own::detail::scalar_words(copy[I]), ...);
+    item* none = nullptr;
+    own::detail::scalar_words(none);
+    r.words_[0] = none;
+    ((words_[I] = copy[I]), ...);
+  }
+
+  item* words_[Words] = {};
+};
 
 template <class Ptr>
 void move_back_and_forth(benchmark::State& state, Ptr (&slots)[2]) {
@@ -94,6 +130,18 @@ const own_bench::registration rows([] {
   add("exp7/managed_move/own", [](benchmark::State& s) {
     item_stack stack(16);
     own::managed_ptr<item> slots[2] = {own::managed_ptr<item>(stack.take(), &stack), nullptr};
+    move_back_and_forth(s, slots);
+  });
+  add("exp7/managed_move/floor_two_words", [](benchmark::State& s) {
+    item_stack stack(16);
+    the_stack = &stack;
+    plain_words<2> slots[2] = {plain_words<2>(stack.take()), plain_words<2>()};
+    move_back_and_forth(s, slots);
+  });
+  add("exp7/managed_move/floor", [](benchmark::State& s) {
+    item_stack stack(16);
+    the_stack = &stack;
+    plain_words<4> slots[2] = {plain_words<4>(stack.take()), plain_words<4>()};
     move_back_and_forth(s, slots);
   });
   // The round trip's yardstick is one shared_ptr copy (made and dropped), std's and own's.

@@ -151,7 +151,9 @@ EXPERIMENTS = [
         "intro": (
             "One benchmark file per facility, each against the std (or usual) way in the same process: "
             "shared_ptr creation, copies and weak locks; managed_ptr against std::unique_ptr<T, void(*)(T*)> "
-            "returning to the same free list, moves, and the shared -> managed -> shared round trip against "
+            "returning to the same free list, moves (their floor: the least any owner of four words, managed_ptr's "
+            "size, can do in a move; floor_two_words: the same for two words, unique_ptr's size), and the "
+            "shared -> managed -> shared round trip against "
             "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
             "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches and "
             "cross-thread hand-off against glibc malloc (std) and std::pmr pool resources."
@@ -697,6 +699,7 @@ def headline(exps):
         ("exp5", "small_acquire", "own", ""), ("exp5", "big_acquire", "own", ""),
         ("exp6", "create_destroy", "own", "threads:2"), ("exp6", "handoff", "own", ""),
         ("exp6", "pmr_unsync", "own_resource", ""), ("exp6", "atomic_load", "own", "threads:2"),
+        ("exp7", "managed_move", "own", ""), ("exp7", "managed_create_destroy", "own", ""),
     ]
     for eid, case, impl, params in picks:
         exp = exps.get(eid)

@@ -168,6 +168,32 @@ struct two_bases : first, second {
   tracked t{9};
 };
 
+// A moved-from managed_ptr keeps its old pointer word (a move clears only the object word). A
+// conversion to a virtual base must not adjust that word: it would read the destroyed object (ASan
+// reports it).
+struct virtual_root {
+  long r = 1;
+};
+struct virtual_leaf : virtual virtual_root {
+  tracked t{4};
+};
+
+TEST(ManagedPtr, ConvertingAMovedFromPointerReadsNothing) {
+  own::managed_ptr<virtual_leaf> leaf(new virtual_leaf);
+  {
+    own::managed_ptr<virtual_leaf> taken = std::move(leaf);
+    EXPECT_EQ(taken->r, 1);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  own::managed_ptr<virtual_root> root(std::move(leaf));
+  EXPECT_EQ(root.get(), nullptr);
+  EXPECT_FALSE(root);
+  own::managed_ptr<virtual_root> assigned(new virtual_leaf);
+  assigned = std::move(leaf);
+  EXPECT_EQ(assigned.get(), nullptr);
+  EXPECT_EQ(tracked::live(), 0);
+}
+
 // An object whose destructor looks at the managed_ptr that held it, to see when it runs.
 struct watcher {
   own::managed_ptr<watcher>* holder = nullptr;
@@ -286,6 +312,13 @@ TEST(ManagedPtr, ReleaseKeepsTheManagerForLater) {
   deleter2();  // or disposed of directly
   EXPECT_EQ(tracked::live(), 1);
   (void)raw2;
+  {
+    tracked unowned(8);
+    own::managed_ptr<tracked> shown(&unowned, own::managed_ptr_deleter());  // resumed with no owner
+    EXPECT_EQ(shown.get(), &unowned);
+    shown.reset();
+    EXPECT_EQ(tracked::live(), 2);  // nothing disposed of
+  }
 }
 
 TEST(ManagedPtr, MakeAndAllocateManaged) {
@@ -370,6 +403,22 @@ TEST(ManagedPtrConversion, SharedOwnerOfNullKeepsItsReference) {
   EXPECT_EQ(s.use_count(), 1);
   s.reset();
   EXPECT_EQ(calls, 1);
+}
+
+TEST(ManagedPtrConversion, PointerWithoutOwnerSurvivesBothWays) {
+  int value = 7;
+  own::shared_ptr<int> unowned(own::shared_ptr<int>(), &value);  // shows a pointer, owns nothing
+  allocation_log log;
+  own::managed_ptr<int> m = unowned;
+  EXPECT_EQ(m.get(), &value);
+  EXPECT_TRUE(m);
+  own::managed_ptr<int> moved = std::move(m);
+  EXPECT_EQ(m.get(), nullptr);
+  EXPECT_EQ(moved.get(), &value);
+  own::shared_ptr<int> back(std::move(moved), test_allocator<int>(&log));
+  EXPECT_EQ(back.get(), &value);
+  EXPECT_EQ(back.use_count(), 0);  // still no owner: nothing was housed
+  EXPECT_EQ(log.allocations.load(), 0);
 }
 
 TEST(ManagedPtrConversion, AliasesSurviveBothWays) {

@@ -96,6 +96,11 @@ inline void reclaim_object(void* object, void* manager) noexcept {
 // The function of a managed_ptr that holds a reference on a shared_ptr's control block (the cookie).
 inline void release_shared_reference(void*, void* block) noexcept { static_cast<control_block*>(block)->release_shared(); }
 
+// The function of a managed_ptr that shows a pointer and owns nothing (from a shared_ptr with no
+// control block, or a deleter that owns nothing): its object word is then the pointer, so that the
+// object word alone says whether the managed_ptr is empty.
+inline void dispose_nothing(void*, void*) noexcept {}
+
 struct managed_access;
 
 }  // namespace detail
@@ -131,15 +136,19 @@ class managed_ptr {
         reinterpret_cast<managed_ptr_deleter::function_type>(deleter));
   }
 
-  // Resumes ownership given up by release().
+  // Resumes ownership given up by release(). With an empty deleter, shows `p` and owns nothing.
   managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept {
-    set(p, deleter.object(), deleter.cookie(), deleter.function());
+    if (deleter.object() || !p) {
+      set(p, deleter.object(), deleter.cookie(), deleter.function());
+    } else {
+      show(p);
+    }
   }
 
-  managed_ptr(managed_ptr&& r) noexcept { take(r, r.ptr_); }
+  managed_ptr(managed_ptr&& r) noexcept { take(r, shown_by(r)); }
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(managed_ptr<Y>&& r) noexcept {
-    take(r, r.ptr_);
+    take(r, shown_by(r));
   }
 
   // Aliasing: shows `p` (usually part of r's object) and owns r's object.
@@ -157,10 +166,13 @@ class managed_ptr {
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(const shared_ptr<Y>& r) noexcept : managed_ptr(shared_ptr<Y>(r)) {}
   template <class Y, if_convertible<Y> = 0>
-  managed_ptr(shared_ptr<Y>&& r) noexcept : ptr_(r.get()) {
+  managed_ptr(shared_ptr<Y>&& r) noexcept {
+    T* const p = r.get();
     // The block is the object (never null, unlike the pointer a shared_ptr may own) and the cookie.
     if (detail::control_block* block = detail::shared_access::detach(r)) {
-      set(ptr_, block, block, &detail::release_shared_reference);
+      set(p, block, block, &detail::release_shared_reference);
+    } else if (p) {
+      show(p);
     }
   }
 
@@ -216,26 +228,28 @@ class managed_ptr {
   // Gives up ownership without destroying: the pointer, and the deleter that disposes of the
   // object later (call it, or pass both to managed_ptr(p, deleter)). The manager is kept.
   std::pair<T*, managed_ptr_deleter> release() noexcept {
-    std::pair<T*, managed_ptr_deleter> result(ptr_, get_deleter());
+    std::pair<T*, managed_ptr_deleter> result(get(), get_deleter());
     clear();
     return result;
   }
 
-  T* get() const noexcept { return ptr_; }
+  // An empty managed_ptr's pointer word is stale (a move clears the object word only), so the
+  // pointer shown is decided by the object word.
+  T* get() const noexcept { return object_ ? ptr_ : nullptr; }
   // What release() would return; an empty managed_ptr's is empty.
   managed_ptr_deleter get_deleter() const noexcept {
     return object_ ? managed_ptr_deleter(object_, cookie_, function_) : managed_ptr_deleter();
   }
-  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+  explicit operator bool() const noexcept { return get() != nullptr; }
 
   // Precondition: get() != nullptr (checked in OWN_CHECKED mode).
   template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
   U& operator*() const noexcept {
-    OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::managed_ptr");
+    OWN_CHECK(get() != nullptr, "dereferencing an empty own::managed_ptr");
     return *ptr_;
   }
   T* operator->() const noexcept {
-    OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::managed_ptr (operator->)");
+    OWN_CHECK(get() != nullptr, "dereferencing an empty own::managed_ptr (operator->)");
     return ptr_;
   }
 
@@ -251,9 +265,21 @@ class managed_ptr {
     void* old_object = object_;
     void* old_cookie = cookie_;
     managed_ptr_deleter::function_type old_function = function_;
-    take(r, r.ptr_);
+    take(r, shown_by(r));
     if (old_object) old_function(old_object, old_cookie);
     return *this;
+  }
+
+  // r's pointer as a T*. The same type copies the word as it is (stale if r is empty, and then
+  // ignored); a conversion must not adjust a stale pointer (through a virtual base it would read
+  // the dead object).
+  template <class Y>
+  static T* shown_by(const managed_ptr<Y>& r) noexcept {
+    if constexpr (std::is_same_v<Y, T>) {
+      return r.ptr_;
+    } else {
+      return r.get();
+    }
   }
 
   // Takes r's object, showing `ptr`. Every word of r is read before any is written, and set() and
@@ -276,18 +302,19 @@ class managed_ptr {
     function_ = function;
   }
 
-  // Empty is a null pointer and no object; the cookie and function words are then meaningless and
-  // left alone, which saves two stores a move.
+  // Shows `p`, owning nothing.
+  void show(T* p) noexcept { set(p, detail::erase_object(p), nullptr, &detail::dispose_nothing); }
+
+  // Empty is no object; the other words are then meaningless and left alone. One store instead of
+  // four makes a move a third cheaper: moves between slots in memory are bound by their stores.
   void clear() noexcept {
-    T* no_ptr = nullptr;
     void* no_object = nullptr;
-    detail::scalar_words(no_ptr, no_object);
-    ptr_ = no_ptr;
+    detail::scalar_words(no_object);
     object_ = no_object;
   }
 
-  T* ptr_ = nullptr;
-  void* object_ = nullptr;                                // the object as made; null when not owning
+  T* ptr_ = nullptr;                                      // shown only while object_ is not null
+  void* object_ = nullptr;                                // the object as made; null when empty
   void* cookie_ = nullptr;                                // the manager, cookie or control block
   managed_ptr_deleter::function_type function_ = nullptr;  // disposes of object_
 };
@@ -362,7 +389,7 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
   control_block* block = nullptr;
   if (d.function() == &release_shared_reference) {
     block = static_cast<control_block*>(d.cookie());
-  } else if (d.object() != nullptr) {
+  } else if (d.object() != nullptr && d.function() != &dispose_nothing) {
     using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
     auto&& alloc = adapt_allocator(a);
     block = new_block<housing>(alloc, d, alloc);

@@ -1,8 +1,8 @@
 // detail::scalar_words(a, b, ...) makes the optimiser treat each value as unknown and held in its
 // own general-purpose register, which costs no instruction.
 //
-// Why: a managed_ptr move copies four words and clears two. gcc's SLP vectoriser merges
-// neighbouring 8-byte loads and stores (and the two zeros) into 16-byte SSE ones; the next move
+// Why: a managed_ptr move copies four words and clears one. gcc's SLP vectoriser merges
+// neighbouring 8-byte loads and stores into 16-byte SSE ones; the next move
 // then reads 8 bytes out of a 16-byte store, or 16 out of two 8-byte ones, and on the x86 cores
 // we measured (Zen 3) store-to-load forwarding fails or slows there: moves between two slots in
 // memory ran 2-3x slower than the same words moved one by one.
