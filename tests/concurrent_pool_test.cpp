@@ -354,6 +354,45 @@ TEST(concurrent_pool, release_empties_thread_caches_and_returns_every_chunk) {
   pool.deallocate(p);
 }
 
+// The fast paths keep a thread's top in its thread-local storage: statistics() must still see the
+// blocks cached by an idle thread, and release() must stop that thread from handing out a block it
+// cached before the release (its stale top), whether it uses the pool next or another pool first.
+TEST(concurrent_pool, an_idle_threads_cached_blocks_are_counted_and_released) {
+  for (const bool other_pool_first : {false, true}) {
+    own::concurrent_pool pool(32);
+    own::concurrent_pool other(32);
+    latch cached, counted, freed, released, checked;
+    std::thread user([&] {
+      void* a = pool.allocate();
+      void* b = pool.allocate();
+      pool.deallocate(a);  // this thread's cache now holds blocks of `pool`, and `b` is in use
+      cached.open();
+      counted.wait();
+      pool.deallocate(b);
+      freed.open();
+      released.wait();
+      if (other_pool_first) other.deallocate(other.allocate());
+      void* c = pool.allocate();
+      EXPECT_EQ(pool.statistics().chunks, 1u);  // from a fresh chunk
+      EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+      pool.deallocate(c);
+      EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+      checked.open();
+    });
+    cached.wait();
+    EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+    counted.open();
+    freed.wait();
+    EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+    pool.release();  // no thread uses the pool meanwhile; `user` keeps its cache of it and waits
+    own_test::expect_equal(pool.statistics(), own::pool_statistics{});
+    released.open();
+    checked.wait();
+    user.join();
+    EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  }
+}
+
 TEST(concurrent_pool, reserve) {
   allocation_log log;
   test_resource upstream(&log);

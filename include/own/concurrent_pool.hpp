@@ -49,8 +49,8 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // std::invalid_argument if options.alignment is not 0 or a power of two.
   explicit concurrent_pool(std::size_t block_size, pool_options options = {},
                            std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
-      : id_(detail::new_pool_id()),
-        registry_(depot_, id_),
+      : stamp_(detail::new_pool_id()),
+        registry_(depot_, stamp_),
         depot_(detail::block_geometry::make(block_size, sizeof(detail::free_block), options.alignment), options,
                upstream, "own::concurrent_pool", this) {}
   concurrent_pool(const concurrent_pool&) = delete;
@@ -72,7 +72,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // then changes nothing.
   [[nodiscard]] void* allocate() {
     void* block;
-    if (detail::pop_last_used(id_, block)) {
+    if (detail::pop_last_used(stamp_, block)) {
       depot_.chunks().on_allocate(block);
       return block;
     }
@@ -83,7 +83,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // freed since (checked mode aborts with a message otherwise).
   void deallocate(void* block) noexcept {
     depot_.chunks().on_deallocate(block);
-    if (!detail::push_last_used(id_, block)) deallocate_slow(block);
+    if (!detail::push_last_used(stamp_, block)) deallocate_slow(block);
   }
 
   // The memory_resource calls stay available beside the block calls: a request that fits a block
@@ -100,6 +100,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   void release() noexcept {
     registry_.forget_all();
     depot_.release();
+    stamp_ = detail::new_pool_id();  // tops that threads checked out before are stale
   }
 
   std::size_t block_size() const noexcept { return depot_.chunks().block_size(); }
@@ -110,9 +111,10 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // high-water mark counts blocks in thread caches as well as blocks in use.
   pool_statistics statistics() const {
     std::lock_guard<std::mutex> registry_lock(registry_.mutex());
+    const std::size_t cached = registry_.cached_blocks();  // takes cache mutexes: before the depot's
     std::lock_guard<detail::adaptive_mutex> depot_lock(depot_.mutex());
     const detail::chunk_store& chunks = depot_.chunks();
-    const std::size_t idle = depot_.free_blocks() + registry_.cached_blocks();
+    const std::size_t idle = depot_.free_blocks() + cached;
     return {chunks.carved() > idle ? chunks.carved() - idle : 0, chunks.carved(), chunks.bytes_reserved(),
             chunks.chunks()};
   }
@@ -122,9 +124,10 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
     void* block = nullptr;
     if (detail::thread_cache* cache = registry_.this_thread()) {
       if (!cache->pop(block)) {
-        cache->refill();
+        cache->refill();  // if it throws, the cache stays checked in, and the next call comes here
         cache->pop(block);
       }
+      detail::check_out_current(stamp_);
     } else {  // an exiting thread: no cache any more
       block = depot_.take_one();
     }
@@ -144,14 +147,16 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
         cache->make_room();
         cache->push(block);
       }
+      detail::check_out_current(stamp_);
       return;
     }
     depot_.put_one(block);
   }
 
-  // Every call reads id_; the registry and the depot are written on slow paths only, and each on a
-  // line of its own, so that those writes never evict id_ from other threads' caches.
-  const std::uint64_t id_;
+  // Every call reads stamp_ (new at each release(); the registry keeps the pool's lifelong id); the
+  // registry and the depot are written on slow paths only, and each on a line of its own, so that
+  // those writes never evict stamp_ from other threads' caches.
+  std::uint64_t stamp_;
   alignas(64) detail::cache_registry registry_;
   alignas(64) detail::pool_depot depot_;
 };

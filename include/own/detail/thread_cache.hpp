@@ -6,13 +6,27 @@
 // magazine boundary.
 //
 // The owner thread is the only one to touch the magazines while it lives, so the fast path needs no
-// lock and no read-modify-write; the counts are atomics only so that statistics() may read them from
-// other threads (relaxed loads and stores: plain moves). `mutex` guards the two lifetime flags, for
-// the race between the owner's exit and the pool's destruction (see thread_cache_registry.hpp).
+// lock and no read-modify-write. The fields that say how many blocks the cache holds are atomics only
+// so that statistics() may read them from other threads (relaxed loads and stores: plain moves).
+// `mutex` guards the two lifetime flags, for the race between the owner's exit and the pool's
+// destruction (see thread_cache_registry.hpp).
+//
+// Checked out: the fast paths keep the loaded magazine's top (with its base and limit) in the owner's
+// thread-local `current_cache`, not here, so that a pop or a push addresses nothing but constant
+// offsets of the thread pointer: a pointer loaded from thread-local storage first (the cache's
+// address) made every pop and push wait for that load, and defeated the store-to-load forwarding
+// that the floor's bare thread-local list enjoys; it cost about a third of the fast path's time.
+// While checked out, `top_` holds nullptr and `owner_top_` says where the top is. The owner checks
+// the cache back in (a CAS of nullptr to its top) when it switches to another pool and before any
+// slow-path work. The pool side never writes the owner's thread-local storage: release() and
+// destruction only store a new top here, which makes the owner's check-in fail (its copy is stale);
+// the owner's fast path no longer matches either, because release() and destruction retire the
+// pool's stamp (see thread_cache_registry.hpp).
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 
 #include "pool_depot.hpp"
@@ -24,30 +38,32 @@ class alignas(64) thread_cache {
  public:
   // Takes two empty magazines of `depot`.
   thread_cache(pool_depot& depot, magazine* loaded, magazine* previous) noexcept
-      : loaded_(loaded), previous_(previous), depot_(depot), capacity_(depot.capacity()) {}
+      : loaded_(loaded), previous_(previous), depot_(depot), capacity_(depot.capacity()) {
+    load(loaded, 0);
+  }
   thread_cache(const thread_cache&) = delete;
   thread_cache& operator=(const thread_cache&) = delete;
 
-  // Owner thread. Takes a cached block; false (and nothing done) if loaded is empty. (A bool rather
-  // than a null block: the caller then tests the count it has, not the block it must wait for.)
+  // Owner thread, checked in. Takes a cached block; false (and nothing done) if loaded is empty.
   bool pop(void*& block) noexcept {
-    const std::size_t n = loaded_count_.load(std::memory_order_relaxed);
-    if (n == 0) return false;
-    loaded_count_.store(n - 1, std::memory_order_relaxed);
-    block = loaded_->slots()[n - 1];
+    void** const top = top_.load(std::memory_order_relaxed);
+    if (top == base_.load(std::memory_order_relaxed)) return false;
+    block = top[-1];
+    top_.store(top - 1, std::memory_order_relaxed);
     return true;
   }
 
-  // Owner thread. False (and nothing done) if loaded is full.
+  // Owner thread, checked in. False (and nothing done) if loaded is full.
   bool push(void* block) noexcept {
-    const std::size_t n = loaded_count_.load(std::memory_order_relaxed);
-    if (n == capacity_) return false;
-    loaded_->slots()[n] = block;
-    loaded_count_.store(n + 1, std::memory_order_relaxed);
+    void** const top = top_.load(std::memory_order_relaxed);
+    if (top == limit_) return false;
+    *top = block;
+    top_.store(top + 1, std::memory_order_relaxed);
     return true;
   }
 
-  // Owner thread, loaded empty: makes it non-empty. Throws what the depot throws, changing nothing.
+  // Owner thread, checked in, loaded empty: makes it non-empty. Throws what the depot throws,
+  // changing nothing.
   void refill() {
     if (previous_count_.load(std::memory_order_relaxed) != 0) {
       swap_magazines();
@@ -55,10 +71,10 @@ class alignas(64) thread_cache {
     }
     const std::size_t n = depot_.refill(loaded_);
     loaded_->prefetch(n);
-    loaded_count_.store(n, std::memory_order_relaxed);
+    load(loaded_, n);
   }
 
-  // Owner thread, loaded full: empties it, parking a full previous magazine in the depot.
+  // Owner thread, checked in, loaded full: empties it, parking a full previous magazine in the depot.
   void make_room() noexcept {
     if (previous_count_.load(std::memory_order_relaxed) != 0) {
       depot_.park(previous_);
@@ -68,22 +84,47 @@ class alignas(64) thread_cache {
     swap_magazines();
   }
 
-  // Blocks held; exact only when the owner is not running.
+  // Blocks held; exact when the owner is not running. Call with `mutex` held: a checked-out top is
+  // read in the owner's thread-local storage, which the owner's exit cannot free before it has taken
+  // `mutex` (to flush this cache).
   std::size_t cached() const noexcept {
-    return loaded_count_.load(std::memory_order_relaxed) + previous_count_.load(std::memory_order_relaxed);
+    void** top = top_.load(std::memory_order_acquire);
+    if (top == nullptr) top = owner_top_.load(std::memory_order_relaxed)->load(std::memory_order_relaxed);
+    // Integers, not pointer arithmetic: a reader that races the owner's magazine swap or pool switch
+    // may pair a top with another magazine's base, and must then get a bounded count, not undefined
+    // behaviour.
+    const auto base = reinterpret_cast<std::uintptr_t>(base_.load(std::memory_order_relaxed));
+    const std::size_t loaded = (reinterpret_cast<std::uintptr_t>(top) - base) / sizeof(void*);
+    return (loaded <= capacity_ ? loaded : 0) + previous_count_.load(std::memory_order_relaxed);
+  }
+
+  // Owner thread, checked in: hands the loaded magazine's top, base and limit to the fast paths (see
+  // the top of this file).
+  void check_out(std::atomic<void**>& top, void**& base, void**& limit) noexcept {
+    top.store(top_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    base = base_.load(std::memory_order_relaxed);
+    limit = limit_;
+    owner_top_.store(&top, std::memory_order_relaxed);
+    top_.store(nullptr, std::memory_order_release);
+  }
+  // Owner thread, checked out: takes the top back, unless the pool has forgotten this cache's blocks
+  // meanwhile (release(), destruction): then `top` is stale and is dropped.
+  void check_in(void** top) noexcept {
+    void** expected = nullptr;
+    top_.compare_exchange_strong(expected, top, std::memory_order_acq_rel, std::memory_order_relaxed);
   }
 
   // Gives every block back to the depot (thread exit); the magazines stay, for a thread that adopts
   // this cache.
   void flush() noexcept {
-    depot_.take_back(loaded_, loaded_count_.load(std::memory_order_relaxed));
+    depot_.take_back(loaded_, loaded_count());
     depot_.take_back(previous_, previous_count_.load(std::memory_order_relaxed));
     forget();
   }
 
-  // Drops every block without returning it (their chunks are being released).
+  // Drops every block without returning it (their chunks are being released); checks the cache in.
   void forget() noexcept {
-    loaded_count_.store(0, std::memory_order_relaxed);
+    top_.store(base_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     previous_count_.store(0, std::memory_order_relaxed);
   }
 
@@ -95,23 +136,42 @@ class alignas(64) thread_cache {
     loaded_ = previous_ = nullptr;
   }
 
+ private:
+  // One past the loaded magazine's last block (nullptr while checked out), its first slot and its end.
+  std::atomic<void**> top_{nullptr};
+  std::atomic<void**> base_{nullptr};
+  void** limit_ = nullptr;
+  std::atomic<const std::atomic<void**>*> owner_top_{nullptr};  // the top, while checked out
+
+ public:
   std::mutex mutex;
   bool pool_alive = true;        // guarded by mutex; false once the pool is destroyed
   bool thread_attached = true;   // guarded by mutex; false once the owner thread has exited
   thread_cache* next = nullptr;  // the pool's registry list, guarded by the registry's mutex
 
  private:
+  // Makes `m`, holding `count` blocks, the loaded magazine.
+  void load(magazine* m, std::size_t count) noexcept {
+    void** const base = m->slots();
+    loaded_ = m;
+    base_.store(base, std::memory_order_relaxed);
+    limit_ = base + capacity_;
+    top_.store(base + count, std::memory_order_relaxed);
+  }
+
+  std::size_t loaded_count() const noexcept {
+    return static_cast<std::size_t>(top_.load(std::memory_order_relaxed) - base_.load(std::memory_order_relaxed));
+  }
+
   void swap_magazines() noexcept {
     magazine* const m = loaded_;
-    const std::size_t count = loaded_count_.load(std::memory_order_relaxed);
-    loaded_ = previous_;
-    loaded_count_.store(previous_count_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    const std::size_t count = loaded_count();
+    load(previous_, previous_count_.load(std::memory_order_relaxed));
     previous_ = m;
     previous_count_.store(count, std::memory_order_relaxed);
   }
 
   magazine* loaded_;
-  std::atomic<std::size_t> loaded_count_{0};
   magazine* previous_;
   std::atomic<std::size_t> previous_count_{0};
   pool_depot& depot_;

@@ -1,15 +1,19 @@
 // Who owns a concurrent pool's thread caches, and how a thread finds its cache in O(1).
 //
 // Finding, in plain thread_local storage (trivial, so access needs no TLS guard):
-//  - the fast path compares the pool's id with the one pool this thread used last (`last_used`):
-//    one compare, then the cache's own pop or push. A thread mostly works with one pool at a time,
-//    and hashing into a table cost the hit path a dozen instructions more;
+//  - the fast path compares the pool's stamp with the stamp of the one pool this thread used last
+//    (`last_used`), whose cache is checked out there (see thread_cache.hpp): one compare, then a pop
+//    or push of the thread-local top. A thread mostly works with one pool at a time, and hashing into
+//    a table cost the hit path a dozen instructions more;
 //  - the slow path (a miss, or an empty or full magazine) looks in a small direct-mapped table of
-//    {pool id, cache} slots, then in the thread's list of caches, and remembers what it found in
-//    `last_used`, so a thread that alternates between pools pays an out-of-line call, not a search.
-// Pool ids come from a global 64-bit counter, start at 1 and are never reused, so an empty slot (id 0)
-// or one left behind by a destroyed pool can never match a live one (even one built at the same
-// address): the stale cache pointer is never followed.
+//    {pool id, cache} slots, then in the thread's list of caches, checks the cache it used last back
+//    in and makes the found one current, so a thread that alternates between pools pays an
+//    out-of-line call and a CAS, not a search.
+// Pool ids and stamps come from one global 64-bit counter, start at 1 and are never reused, so an
+// empty slot (id 0) or one left behind by a destroyed pool can never match a live one (even one built
+// at the same address): the stale cache pointer is never followed. A pool's id names it for life; its
+// stamp is new after each release(), so that no thread's fast path keeps using a top checked out
+// before the release.
 //
 // Owning: a cache is shared by its thread and its pool. Each side, when it goes away, clears its flag
 // under the cache's mutex; whichever goes second deletes the cache.
@@ -46,36 +50,73 @@ struct cache_slot {
   thread_cache* cache;
 };
 
-// The pool this thread used last, and its cache: the only entry the fast paths look at.
-OWN_PROCESS_WIDE inline thread_local cache_slot last_used{0, nullptr};
+// The cache this thread used last, and its top while checked out: all that the fast paths read.
+struct current_cache {
+  std::uint64_t stamp;  // the pool's stamp while `cache` is checked out here; 0 otherwise
+  void** base;
+  void** limit;
+  thread_cache* cache;  // checked out or in; nullptr: none
+};
+OWN_PROCESS_WIDE inline thread_local current_cache last_used{0, nullptr, nullptr, nullptr};
+// The checked-out top. An atomic only for statistics() on other threads (see thread_cache.hpp), and a
+// variable of its own: gcc 12 addresses an atomic member of a thread_local struct through a register
+// loaded from %fs:0, which cost the fast path an instruction and its store-to-load forwarding, but
+// addresses a thread_local atomic directly.
+OWN_PROCESS_WIDE inline thread_local std::atomic<void**> last_used_top{nullptr};
 inline constexpr std::size_t cache_slot_count = 16;
 OWN_PROCESS_WIDE inline thread_local cache_slot cache_slots[cache_slot_count];
 // Set once this thread's thread_cache_list is destroyed: later calls (from other thread_local
 // destructors) bypass caches and go to the depot.
 OWN_PROCESS_WIDE inline thread_local bool thread_caches_gone = false;
 
-// The fast paths: pop from / push to this thread's cache of pool `pool_id` if that is the pool the
-// thread used last. False, with nothing done, on a miss or an empty / full magazine.
-inline bool pop_last_used(std::uint64_t pool_id, void*& block) noexcept {
-  return last_used.pool_id == pool_id && last_used.cache->pop(block);
+// The fast paths: pop from / push to this thread's cache of the pool stamped `stamp` if it is checked
+// out here. False, with nothing done, on a miss or an empty / full magazine.
+inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
+  if (last_used.stamp != stamp) return false;
+  void** const top = last_used_top.load(std::memory_order_relaxed);
+  if (top == last_used.base) return false;
+  block = top[-1];
+  last_used_top.store(top - 1, std::memory_order_relaxed);
+  return true;
 }
-inline bool push_last_used(std::uint64_t pool_id, void* block) noexcept {
-  return last_used.pool_id == pool_id && last_used.cache->push(block);
+inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
+  if (last_used.stamp != stamp) return false;
+  void** const top = last_used_top.load(std::memory_order_relaxed);
+  if (top == last_used.limit) return false;
+  *top = block;
+  last_used_top.store(top + 1, std::memory_order_relaxed);
+  return true;
 }
 
-// Makes `entry` the cache the fast paths find first.
+// Makes `cache` (nullptr: none) the current cache, checked in for the caller's slow-path work; the
+// cache checked out so far is checked back in.
+inline thread_cache* make_current(thread_cache* cache) noexcept {
+  if (last_used.stamp != 0) {
+    last_used.cache->check_in(last_used_top.load(std::memory_order_relaxed));
+    last_used.stamp = 0;
+  }
+  last_used.cache = cache;
+  return cache;
+}
+
+// After the slow path's work: checks the current cache out to the fast paths of the pool stamped
+// `stamp`.
+inline void check_out_current(std::uint64_t stamp) noexcept {
+  last_used.cache->check_out(last_used_top, last_used.base, last_used.limit);
+  last_used.stamp = stamp;
+}
+
+// Makes `entry` the current cache and the one the table finds first.
 inline thread_cache* remember_thread_cache(const cache_slot& entry) noexcept {
   cache_slots[entry.pool_id % cache_slot_count] = entry;
-  last_used = entry;
-  return entry.cache;
+  return make_current(entry.cache);
 }
 
-// The table's cache of pool `pool_id`, remembered as the last used; nullptr if the table has none.
+// The table's cache of pool `pool_id`, made current; nullptr if the table has none.
 inline thread_cache* find_thread_cache(std::uint64_t pool_id) noexcept {
   const cache_slot& slot = cache_slots[pool_id % cache_slot_count];
   if (slot.pool_id != pool_id) return nullptr;
-  last_used = slot;  // the table already holds it
-  return slot.cache;
+  return make_current(slot.cache);  // the table already holds it
 }
 
 // The caches of one thread, one per pool it has used: the slots' backing store, and the thread's
@@ -88,7 +129,7 @@ class thread_cache_list {
 
   ~thread_cache_list() {
     thread_caches_gone = true;
-    last_used = {0, nullptr};
+    make_current(nullptr);
     std::fill(std::begin(cache_slots), std::end(cache_slots), cache_slot{0, nullptr});
     for (const cache_slot& entry : caches_) {
       thread_cache* cache = entry.cache;
@@ -128,7 +169,10 @@ class thread_cache_list {
       }
       cache_slot& slot = cache_slots[entry.pool_id % cache_slot_count];
       if (slot.cache == entry.cache) slot = {0, nullptr};
-      if (last_used.cache == entry.cache) last_used = {0, nullptr};
+      if (last_used.cache == entry.cache) {
+        last_used.stamp = 0;  // nothing to check in: the pool has taken the magazines back
+        last_used.cache = nullptr;
+      }
       delete entry.cache;
       return true;
     };
@@ -152,8 +196,9 @@ class cache_registry {
   cache_registry(const cache_registry&) = delete;
   cache_registry& operator=(const cache_registry&) = delete;
 
-  // The calling thread's cache, registering one on first use (adopting an exited thread's cache if
-  // there is one); nullptr once the thread's caches are gone (thread exit). Throws std::bad_alloc or
+  // The calling thread's cache, made current and checked in (the caller checks it out when done; see
+  // check_out_current), registering one on first use (adopting an exited thread's cache if there is
+  // one); nullptr once the thread's caches are gone (thread exit). Throws std::bad_alloc or
   // what upstream throws (for the magazines), changing nothing.
   thread_cache* this_thread() {
     if (thread_caches_gone) return nullptr;
@@ -209,7 +254,10 @@ class cache_registry {
   // Blocks in all caches; exact when no thread is using the pool. Call with mutex() held.
   std::size_t cached_blocks() const noexcept {
     std::size_t held = 0;
-    for (const thread_cache* cache = head_; cache; cache = cache->next) held += cache->cached();
+    for (thread_cache* cache = head_; cache; cache = cache->next) {
+      std::lock_guard<std::mutex> cache_lock(cache->mutex);
+      held += cache->cached();
+    }
     return held;
   }
   std::mutex& mutex() const noexcept { return mutex_; }
