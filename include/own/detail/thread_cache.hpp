@@ -89,7 +89,12 @@ class alignas(64) thread_cache {
   // `mutex` (to flush this cache).
   std::size_t cached() const noexcept {
     void** top = top_.load(std::memory_order_acquire);
-    if (top == nullptr) top = owner_top_.load(std::memory_order_relaxed)->load(std::memory_order_relaxed);
+    if (top == nullptr) {
+      top = owner_top_.load(std::memory_order_relaxed)->load(std::memory_order_acquire);
+      // The owner may have checked this cache in since, and moved on to another pool's cache, whose
+      // top we may just have read: that top was stored after the check-in, so top_ now shows it.
+      if (void** checked_in = top_.load(std::memory_order_acquire)) top = checked_in;
+    }
     // Integers, not pointer arithmetic: a reader that races the owner's magazine swap or pool switch
     // may pair a top with another magazine's base, and must then get a bounded count, not undefined
     // behaviour.
@@ -101,7 +106,7 @@ class alignas(64) thread_cache {
   // Owner thread, checked in: hands the loaded magazine's top, base and limit to the fast paths (see
   // the top of this file).
   void check_out(std::atomic<void**>& top, void**& base, void**& limit) noexcept {
-    top.store(top_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    top.store(top_.load(std::memory_order_relaxed), std::memory_order_release);
     base = base_.load(std::memory_order_relaxed);
     limit = limit_;
     owner_top_.store(&top, std::memory_order_relaxed);

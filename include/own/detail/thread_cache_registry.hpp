@@ -58,7 +58,9 @@ struct current_cache {
   thread_cache* cache;  // checked out or in; nullptr: none
 };
 OWN_PROCESS_WIDE inline thread_local current_cache last_used{0, nullptr, nullptr, nullptr};
-// The checked-out top. An atomic only for statistics() on other threads (see thread_cache.hpp), and a
+// The checked-out top. An atomic only for statistics() on other threads (see thread_cache.hpp; its
+// stores are releases, plain moves on x86, so that a reader who sees a top stored after a check-in
+// also sees the check-in), and a
 // variable of its own: gcc 12 addresses an atomic member of a thread_local struct through a register
 // loaded from %fs:0, which cost the fast path an instruction and its store-to-load forwarding, but
 // addresses a thread_local atomic directly.
@@ -76,7 +78,7 @@ inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
   void** const top = last_used_top.load(std::memory_order_relaxed);
   if (top == last_used.base) return false;
   block = top[-1];
-  last_used_top.store(top - 1, std::memory_order_relaxed);
+  last_used_top.store(top - 1, std::memory_order_release);
   return true;
 }
 inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
@@ -84,7 +86,7 @@ inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
   void** const top = last_used_top.load(std::memory_order_relaxed);
   if (top == last_used.limit) return false;
   *top = block;
-  last_used_top.store(top + 1, std::memory_order_relaxed);
+  last_used_top.store(top + 1, std::memory_order_release);
   return true;
 }
 
