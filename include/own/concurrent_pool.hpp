@@ -30,7 +30,7 @@
 #include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
-#include "detail/noinline.hpp"
+#include "detail/slow_path.hpp"
 #include "detail/pool_depot.hpp"
 #include "detail/thread_cache.hpp"
 #include "detail/thread_cache_registry.hpp"
@@ -72,18 +72,16 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // then changes nothing.
   [[nodiscard]] void* allocate() {
     void* block;
-    if (detail::pop_last_used(stamp_, block)) {
-      depot_.chunks().on_allocate(block);
-      return block;
-    }
-    return allocate_slow();
+    if (OWN_UNLIKELY(!detail::pop_last_used(stamp_, block))) return allocate_slow();
+    depot_.chunks().on_allocate(block);
+    return block;
   }
 
   // Thread-safe, on any thread. Precondition: `block` came from allocate() of this pool and was not
   // freed since (checked mode aborts with a message otherwise).
   void deallocate(void* block) noexcept {
     depot_.chunks().on_deallocate(block);
-    if (!detail::push_last_used(stamp_, block)) deallocate_slow(block);
+    if (OWN_UNLIKELY(!detail::push_last_used(stamp_, block))) deallocate_slow(block);
   }
 
   // The memory_resource calls stay available beside the block calls: a request that fits a block

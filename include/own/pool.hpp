@@ -26,7 +26,7 @@
 #include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
-#include "detail/noinline.hpp"
+#include "detail/slow_path.hpp"
 #include "pool_allocator.hpp"
 #include "pool_options.hpp"
 

@@ -38,6 +38,7 @@
 
 #include "pool_depot.hpp"
 #include "process_wide.hpp"
+#include "slow_path.hpp"
 #include "thread_cache.hpp"
 
 namespace own::detail {
@@ -74,17 +75,17 @@ OWN_PROCESS_WIDE inline thread_local bool thread_caches_gone = false;
 // The fast paths: pop from / push to this thread's cache of the pool stamped `stamp` if it is checked
 // out here. False, with nothing done, on a miss or an empty / full magazine.
 inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
-  if (last_used.stamp != stamp) return false;
+  if (OWN_UNLIKELY(last_used.stamp != stamp)) return false;
   void** const top = last_used_top.load(std::memory_order_relaxed);
-  if (top == last_used.base) return false;
+  if (OWN_UNLIKELY(top == last_used.base)) return false;
   block = top[-1];
   last_used_top.store(top - 1, std::memory_order_release);
   return true;
 }
 inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
-  if (last_used.stamp != stamp) return false;
+  if (OWN_UNLIKELY(last_used.stamp != stamp)) return false;
   void** const top = last_used_top.load(std::memory_order_relaxed);
-  if (top == last_used.limit) return false;
+  if (OWN_UNLIKELY(top == last_used.limit)) return false;
   *top = block;
   last_used_top.store(top + 1, std::memory_order_release);
   return true;
