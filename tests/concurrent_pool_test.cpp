@@ -354,6 +354,31 @@ TEST(concurrent_pool, release_empties_thread_caches_and_returns_every_chunk) {
   pool.deallocate(p);
 }
 
+// A thread that is done with the pool and exits moves its cached blocks into the depot: statistics()
+// read meanwhile must count them once, not in the cache and again in the depot.
+TEST(concurrent_pool, statistics_stay_exact_while_a_thread_that_used_the_pool_exits) {
+  own::pool_options options;
+  options.thread_cache_blocks = 64;
+  own::concurrent_pool pool(32, options);
+  std::vector<void*> held;
+  for (int i = 0; i < 10; ++i) held.push_back(pool.allocate());
+  int wrong = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::atomic<bool> done_with_pool{false};
+    std::thread exiting([&] {
+      std::vector<void*> blocks;
+      for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+      for (void* block : blocks) pool.deallocate(block);  // now cached by this thread
+      done_with_pool.store(true);
+    });
+    while (!done_with_pool.load()) std::this_thread::yield();
+    for (int i = 0; i < 50; ++i) wrong += pool.statistics().blocks_in_use != held.size();
+    exiting.join();
+  }
+  EXPECT_EQ(wrong, 0);
+  for (void* block : held) pool.deallocate(block);
+}
+
 // The fast paths keep a thread's top in its thread-local storage: statistics() must still see the
 // blocks cached by an idle thread, and release() must stop that thread from handing out a block it
 // cached before the release (its stale top), whether it uses the pool next or another pool first.

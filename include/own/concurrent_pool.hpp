@@ -109,12 +109,13 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // high-water mark counts blocks in thread caches as well as blocks in use.
   pool_statistics statistics() const {
     std::lock_guard<std::mutex> registry_lock(registry_.mutex());
-    const std::size_t cached = registry_.cached_blocks();  // takes cache mutexes: before the depot's
-    std::lock_guard<detail::adaptive_mutex> depot_lock(depot_.mutex());
-    const detail::chunk_store& chunks = depot_.chunks();
-    const std::size_t idle = depot_.free_blocks() + cached;
-    return {chunks.carved() > idle ? chunks.carved() - idle : 0, chunks.carved(), chunks.bytes_reserved(),
-            chunks.chunks()};
+    return registry_.with_cached_blocks([&](std::size_t cached) {
+      std::lock_guard<detail::adaptive_mutex> depot_lock(depot_.mutex());
+      const detail::chunk_store& chunks = depot_.chunks();
+      const std::size_t idle = depot_.free_blocks() + cached;
+      return pool_statistics{chunks.carved() > idle ? chunks.carved() - idle : 0, chunks.carved(),
+                             chunks.bytes_reserved(), chunks.chunks()};
+    });
   }
 
  private:

@@ -6,13 +6,13 @@
 // magazine boundary.
 //
 // The owner thread is the only one to touch the magazines while it lives, so the fast path needs no
-// lock and no read-modify-write. The fields that say how many blocks the cache holds are atomics only
-// so that statistics() may read them from other threads (relaxed loads and stores: plain moves).
-// `mutex` guards the two lifetime flags, for the race between the owner's exit and the pool's
+// lock and no read-modify-write. The fields that say how many blocks the cache holds are atomics so
+// that statistics() may read them from other threads (relaxed loads and stores: plain moves), and
+// `top_` also for the check-in below (a CAS). `mutex` guards the two lifetime flags, for the race between the owner's exit and the pool's
 // destruction (see thread_cache_registry.hpp).
 //
-// Checked out: the fast paths keep the loaded magazine's top (with its base and limit) in the owner's
-// thread-local `current_cache`, not here, so that a pop or a push addresses nothing but constant
+// Checked out: the fast paths keep the loaded magazine's top in the owner's thread-local
+// `last_used_top`, and its base and limit in `last_used` (thread_cache_registry.hpp), not here, so that a pop or a push addresses nothing but constant
 // offsets of the thread pointer: a pointer loaded from thread-local storage first (the cache's
 // address) made every pop and push wait for that load, and defeated the store-to-load forwarding
 // that the floor's bare thread-local list enjoys; it cost about a third of the fast path's time.
@@ -20,8 +20,8 @@
 // the cache back in (a CAS of nullptr to its top) when it switches to another pool and before any
 // slow-path work. The pool side never writes the owner's thread-local storage: release() and
 // destruction only store a new top here, which makes the owner's check-in fail (its copy is stale);
-// the owner's fast path no longer matches either, because release() and destruction retire the
-// pool's stamp (see thread_cache_registry.hpp).
+// the owner's fast path no longer matches either: release() gives the pool a new stamp, and a
+// destroyed pool's stamp is never given to another pool (see thread_cache_registry.hpp).
 #pragma once
 
 #include <atomic>
@@ -93,6 +93,9 @@ class alignas(64) thread_cache {
       top = owner_top_.load(std::memory_order_relaxed)->load(std::memory_order_acquire);
       // The owner may have checked this cache in since, and moved on to another pool's cache, whose
       // top we may just have read: that top was stored after the check-in, so top_ now shows it.
+      // (An owner switching away and back meanwhile can still pair another pool's top with this
+      // cache: it is then using this pool, where the count need not be exact, and the clamp below
+      // bounds it.)
       if (void** checked_in = top_.load(std::memory_order_acquire)) top = checked_in;
     }
     // Integers, not pointer arithmetic: a reader that races the owner's magazine swap or pool switch

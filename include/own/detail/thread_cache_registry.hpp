@@ -53,7 +53,9 @@ struct cache_slot {
 
 // The cache this thread used last, and its top while checked out: all that the fast paths read.
 struct current_cache {
-  std::uint64_t stamp;  // the pool's stamp while `cache` is checked out here; 0 otherwise
+  // Not 0: `cache` was checked out here for the pool with this stamp, and the thread will try to
+  // check it in (the top is stale if the pool has since been released or destroyed).
+  std::uint64_t stamp;
   void** base;
   void** limit;
   thread_cache* cache;  // checked out or in; nullptr: none
@@ -254,14 +256,26 @@ class cache_registry {
     }
   }
 
-  // Blocks in all caches; exact when no thread is using the pool. Call with mutex() held.
-  std::size_t cached_blocks() const noexcept {
+  // Returns f(blocks in all caches), called with every cache's mutex still held, so that a thread
+  // exiting meanwhile cannot move its blocks into the depot between the two counts (f reads the
+  // depot's): the sum is exact when no thread is using the pool. Call with mutex() held. Holding
+  // several cache mutexes at once is safe: no other path holds one while it takes another.
+  template <class F>
+  auto with_cached_blocks(F f) const {
+    struct unlock_taken {
+      thread_cache* first;
+      thread_cache* end;  // the first cache not locked
+      ~unlock_taken() {
+        for (thread_cache* cache = first; cache != end; cache = cache->next) cache->mutex.unlock();
+      }
+    } taken{head_, head_};
     std::size_t held = 0;
     for (thread_cache* cache = head_; cache; cache = cache->next) {
-      std::lock_guard<std::mutex> cache_lock(cache->mutex);
+      cache->mutex.lock();
+      taken.end = cache->next;
       held += cache->cached();
     }
-    return held;
+    return f(held);
   }
   std::mutex& mutex() const noexcept { return mutex_; }
 
