@@ -2,8 +2,9 @@
 // std::unique_ptr<T, void(*)(T*)> (the usual way to type-erase a deleter without an allocation),
 // both returning objects to the same free list; moves; and the shared -> managed -> shared round trip
 // against one shared_ptr copy (std's, and own's as own_copy). Row names: exp7/<case>/<impl>.
-// managed_move floor rows: the least an owner of four words (managed_ptr's layout) or two words
-// (unique_ptr's) can do in a move assignment (plain_words below), so the gap to std reads as layout.
+// floor rows: the least an owner of four words (managed_ptr's layout) can do to be made and
+// destroyed with a manager (plain_owner), and in a move assignment (plain_words; floor_two_words:
+// the same for two words, unique_ptr's layout), so that the gap to std reads as layout.
 // std_function rows: std::unique_ptr<T, std::function<void(T*)>>, the usual way to carry a manager
 // (state, not just a function) without naming it in the type, the job managed_ptr does.
 #include <own/managed_ptr.hpp>
@@ -76,6 +77,34 @@ class plain_words {
   item* words_[Words] = {};
 };
 
+// The least an owner that carries a manager can do to be made and destroyed: four words stored
+// (the pointer shown, the object, the manager, the disposal function; one by one, as above), then
+// the function called with the object and the manager. The yardstick for create+destroy.
+class plain_owner {
+ public:
+  using function_type = void (*)(void*, void*);
+  plain_owner(item* p, void* manager, function_type function) noexcept {
+    void* object = p;
+    own::detail::scalar_words(p, object, manager, function);
+    shown_ = p;
+    object_ = object;
+    manager_ = manager;
+    function_ = function;
+  }
+  plain_owner(const plain_owner&) = delete;
+  plain_owner& operator=(const plain_owner&) = delete;
+  ~plain_owner() {
+    if (object_) function_(object_, manager_);
+  }
+
+ private:
+  item* shown_;
+  void* object_;
+  void* manager_;
+  function_type function_;
+};
+void give_to_stack(void* object, void* stack) { static_cast<item_stack*>(stack)->give(static_cast<item*>(object)); }
+
 template <class Ptr>
 void move_back_and_forth(benchmark::State& state, Ptr (&slots)[2]) {
   benchmark::DoNotOptimize(&slots);
@@ -115,6 +144,13 @@ const own_bench::registration rows([] {
     }
   });
   // Moves between two slots the optimiser must keep in memory, as in a queue or a container.
+  add("exp7/managed_create_destroy/floor", [](benchmark::State& s) {
+    item_stack stack(16);
+    for (auto _ : s) {
+      plain_owner p(stack.take(), &stack, &give_to_stack);
+      benchmark::DoNotOptimize(p);
+    }
+  });
   add("exp7/managed_move/std", [](benchmark::State& s) {
     item_stack stack(16);
     the_stack = &stack;
