@@ -192,6 +192,11 @@ TEST(ManagedPtr, ConvertingAMovedFromPointerReadsNothing) {
   assigned = std::move(leaf);
   EXPECT_EQ(assigned.get(), nullptr);
   EXPECT_EQ(tracked::live(), 0);
+  own::managed_ptr<const virtual_leaf> constant(std::move(leaf));  // a conversion that copies the word
+  EXPECT_EQ(constant.get(), nullptr);
+#ifndef OWN_CHECKED  // where checked builds abort (ManagedPtrCheckedDeathTest), unchecked ones see null
+  EXPECT_EQ(constant.operator->(), nullptr);  // a mistaken use after move, not a stale pointer
+#endif
 }
 
 // An object whose destructor looks at the managed_ptr that held it, to see when it runs.
@@ -268,6 +273,21 @@ TEST(ManagedPtr, AliasingDestroysTheOwnerNotTheAlias) {
   EXPECT_EQ(tracked::live(), 0);
 }
 
+#ifndef OWN_CHECKED
+// A misuse that checked builds abort on (misuse_test); unchecked ones behave as std::shared_ptr's
+// aliasing constructor does.
+TEST(ManagedPtr, AliasingAnEmptyPointerShowsThePointerAndOwnsNothing) {
+  int x = 3;
+  own::managed_ptr<int> empty;
+  own::managed_ptr<int> alias(std::move(empty), &x);
+  EXPECT_EQ(alias.get(), &x);
+  EXPECT_EQ(alias.get_deleter().object(), nullptr);
+  own::shared_ptr<int> shared = std::move(alias);
+  EXPECT_EQ(shared.get(), &x);
+  EXPECT_EQ(shared.use_count(), 0);
+}
+#endif
+
 TEST(ManagedPtr, ResetForms) {
   own::managed_ptr<tracked> p;
   p.reset(new tracked(1));
@@ -316,8 +336,14 @@ TEST(ManagedPtr, ReleaseKeepsTheManagerForLater) {
     tracked unowned(8);
     own::managed_ptr<tracked> shown(&unowned, own::managed_ptr_deleter());  // resumed with no owner
     EXPECT_EQ(shown.get(), &unowned);
-    shown.reset();
+    auto [raw3, deleter3] = shown.release();  // and released again: still no owner
+    EXPECT_EQ(raw3, &unowned);
+    EXPECT_EQ(deleter3.object(), nullptr);
+    own::managed_ptr<tracked> cookie_only(&unowned, own::managed_ptr_deleter(nullptr, &recycler, nullptr));
+    EXPECT_EQ(cookie_only.get(), &unowned);  // a deleter with no object owns nothing either
+    cookie_only.reset();
     EXPECT_EQ(tracked::live(), 2);  // nothing disposed of
+    EXPECT_EQ(recycler.returned.size(), 1u);
   }
 }
 
@@ -412,6 +438,8 @@ TEST(ManagedPtrConversion, PointerWithoutOwnerSurvivesBothWays) {
   own::managed_ptr<int> m = unowned;
   EXPECT_EQ(m.get(), &value);
   EXPECT_TRUE(m);
+  EXPECT_EQ(m.get_deleter().object(), nullptr);  // owns nothing, so nothing to hand over
+  EXPECT_EQ(m.get_deleter().function(), nullptr);
   own::managed_ptr<int> moved = std::move(m);
   EXPECT_EQ(m.get(), nullptr);
   EXPECT_EQ(moved.get(), &value);
@@ -520,6 +548,9 @@ TEST(ManagedPtrCheckedDeathTest, DereferencingEmptyAborts) {
   EXPECT_DEATH((void)*p, "dereferencing an empty own::managed_ptr");
   own::managed_ptr<tracked> q;
   EXPECT_DEATH((void)q->value(), "dereferencing an empty own::managed_ptr");
+  own::managed_ptr<tracked> moved_from(new tracked(1));
+  own::managed_ptr<tracked> taker = std::move(moved_from);
+  EXPECT_DEATH((void)moved_from->value(), "dereferencing an empty own::managed_ptr");
 }
 #endif
 

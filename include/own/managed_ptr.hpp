@@ -136,7 +136,8 @@ class managed_ptr {
         reinterpret_cast<managed_ptr_deleter::function_type>(deleter));
   }
 
-  // Resumes ownership given up by release(). With an empty deleter, shows `p` and owns nothing.
+  // Resumes ownership given up by release(). With a deleter that has no object, shows `p` and owns
+  // nothing.
   managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept {
     if (deleter.object() || !p) {
       set(p, deleter.object(), deleter.cookie(), deleter.function());
@@ -156,7 +157,11 @@ class managed_ptr {
   template <class Y>
   managed_ptr(managed_ptr<Y>&& r, T* p) noexcept {
     OWN_CHECK(r.object_ != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
-    take(r, p);
+    if (r.object_ || !p) {
+      take(r, p);
+    } else {
+      show(p);  // unchecked builds: shows `p`, owning nothing, as std::shared_ptr's aliasing does
+    }
   }
 
   template <class Y, if_convertible<Y> = 0>
@@ -236,21 +241,24 @@ class managed_ptr {
   // An empty managed_ptr's pointer word is stale (a move clears the object word only), so the
   // pointer shown is decided by the object word.
   T* get() const noexcept { return object_ ? ptr_ : nullptr; }
-  // What release() would return; an empty managed_ptr's is empty.
+  // What release() would return; empty if this owns nothing (empty, or a pointer shown without an
+  // owner).
   managed_ptr_deleter get_deleter() const noexcept {
-    return object_ ? managed_ptr_deleter(object_, cookie_, function_) : managed_ptr_deleter();
+    return object_ && function_ != &detail::dispose_nothing ? managed_ptr_deleter(object_, cookie_, function_)
+                                                            : managed_ptr_deleter();
   }
   explicit operator bool() const noexcept { return get() != nullptr; }
 
-  // Precondition: get() != nullptr (checked in OWN_CHECKED mode).
+  // Precondition: get() != nullptr (checked in OWN_CHECKED mode). Both go through get(), so that a
+  // moved-from managed_ptr dereferenced by mistake gives null, never the stale pointer word.
   template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
   U& operator*() const noexcept {
     OWN_CHECK(get() != nullptr, "dereferencing an empty own::managed_ptr");
-    return *ptr_;
+    return *get();
   }
   T* operator->() const noexcept {
     OWN_CHECK(get() != nullptr, "dereferencing an empty own::managed_ptr (operator->)");
-    return ptr_;
+    return get();
   }
 
  private:
@@ -270,12 +278,12 @@ class managed_ptr {
     return *this;
   }
 
-  // r's pointer as a T*. The same type copies the word as it is (stale if r is empty, and then
-  // ignored); a conversion must not adjust a stale pointer (through a virtual base it would read
-  // the dead object).
+  // r's pointer as a T*. A conversion that cannot change the address (the same type up to cv, or to
+  // void) copies the word as it is (stale if r is empty, and then ignored); any other must not
+  // adjust a stale pointer (through a virtual base it would read the dead object).
   template <class Y>
   static T* shown_by(const managed_ptr<Y>& r) noexcept {
-    if constexpr (std::is_same_v<Y, T>) {
+    if constexpr (std::is_same_v<std::remove_cv_t<Y>, std::remove_cv_t<T>> || std::is_void_v<T>) {
       return r.ptr_;
     } else {
       return r.get();
@@ -306,7 +314,8 @@ class managed_ptr {
   void show(T* p) noexcept { set(p, detail::erase_object(p), nullptr, &detail::dispose_nothing); }
 
   // Empty is no object; the other words are then meaningless and left alone. One store instead of
-  // four makes a move a third cheaper: moves between slots in memory are bound by their stores.
+  // two (a move assignment is five stores, not six) makes moves between slots in memory, which are
+  // bound by their stores, about a sixth cheaper.
   void clear() noexcept {
     void* no_object = nullptr;
     detail::scalar_words(no_object);
@@ -314,7 +323,9 @@ class managed_ptr {
   }
 
   T* ptr_ = nullptr;                                      // shown only while object_ is not null
-  void* object_ = nullptr;                                // the object as made; null when empty
+  // The object as made; null when empty. A pointer shown without an owner is its own object word,
+  // with dispose_nothing as the function.
+  void* object_ = nullptr;
   void* cookie_ = nullptr;                                // the manager, cookie or control block
   managed_ptr_deleter::function_type function_ = nullptr;  // disposes of object_
 };
@@ -389,7 +400,7 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
   control_block* block = nullptr;
   if (d.function() == &release_shared_reference) {
     block = static_cast<control_block*>(d.cookie());
-  } else if (d.object() != nullptr && d.function() != &dispose_nothing) {
+  } else if (d.object() != nullptr) {
     using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
     auto&& alloc = adapt_allocator(a);
     block = new_block<housing>(alloc, d, alloc);
