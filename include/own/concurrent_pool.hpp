@@ -30,8 +30,8 @@
 #include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
 #include "detail/free_list.hpp"
-#include "detail/slow_path.hpp"
 #include "detail/pool_depot.hpp"
+#include "detail/slow_path.hpp"
 #include "detail/thread_cache.hpp"
 #include "detail/thread_cache_registry.hpp"
 #include "pool_allocator.hpp"
@@ -122,11 +122,10 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   OWN_NOINLINE void* allocate_slow() {
     void* block = nullptr;
     if (detail::thread_cache* cache = registry_.this_thread()) {
-      if (!cache->pop(block)) {
-        cache->refill();  // if it throws, the cache stays checked in, and the next call comes here
-        cache->pop(block);
-      }
+      // If refill() throws, the cache stays checked in, and the next call comes here again.
+      if (cache->loaded_empty()) cache->refill();
       detail::check_out_current(stamp_);
+      detail::pop_last_used(stamp_, block);  // cannot miss: checked out for this pool, not empty
     } else {  // an exiting thread: no cache any more
       block = depot_.take_one();
     }
@@ -142,11 +141,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
       // No cache for this thread (upstream failed): the block goes straight to the depot below.
     }
     if (cache) {
-      if (!cache->push(block)) {
-        cache->make_room();
-        cache->push(block);
-      }
+      if (cache->loaded_full()) cache->make_room();
       detail::check_out_current(stamp_);
+      detail::push_last_used(stamp_, block);  // cannot miss: checked out for this pool, not full
       return;
     }
     depot_.put_one(block);

@@ -8,20 +8,21 @@
 // The owner thread is the only one to touch the magazines while it lives, so the fast path needs no
 // lock and no read-modify-write. The fields that say how many blocks the cache holds are atomics so
 // that statistics() may read them from other threads (relaxed loads and stores: plain moves), and
-// `top_` also for the check-in below (a CAS). `mutex` guards the two lifetime flags, for the race between the owner's exit and the pool's
-// destruction (see thread_cache_registry.hpp).
+// `top_` also for the check-in below (a CAS). `mutex` guards the two lifetime flags, for the race
+// between the owner's exit and the pool's destruction (see thread_cache_registry.hpp).
 //
 // Checked out: the fast paths keep the loaded magazine's top in the owner's thread-local
-// `last_used_top`, and its base and limit in `last_used` (thread_cache_registry.hpp), not here, so that a pop or a push addresses nothing but constant
-// offsets of the thread pointer: a pointer loaded from thread-local storage first (the cache's
-// address) made every pop and push wait for that load, and defeated the store-to-load forwarding
-// that the floor's bare thread-local list enjoys; it cost about a third of the fast path's time.
-// While checked out, `top_` holds nullptr and `owner_top_` says where the top is. The owner checks
-// the cache back in (a CAS of nullptr to its top) when it switches to another pool and before any
-// slow-path work. The pool side never writes the owner's thread-local storage: release() and
-// destruction only store a new top here, which makes the owner's check-in fail (its copy is stale);
-// the owner's fast path no longer matches either: release() gives the pool a new stamp, and a
-// destroyed pool's stamp is never given to another pool (see thread_cache_registry.hpp).
+// `last_used_top`, and its base and limit in `last_used` (thread_cache_registry.hpp), not here, so
+// that a pop or a push addresses nothing but constant offsets of the thread pointer: a pointer
+// loaded from thread-local storage first (the cache's address) made every pop and push wait for
+// that load, and defeated the store-to-load forwarding that the floor's bare thread-local list
+// enjoys; it cost about a third of the fast path's time. While checked out, `top_` holds nullptr
+// and `owner_top_` says where the top is. The owner checks the cache back in (a CAS of nullptr to
+// its top) when it switches to another pool and before any slow-path work. The pool side never
+// writes the owner's thread-local storage: release() and destruction only store a new top here,
+// which makes the owner's check-in fail (its copy is stale); the owner's fast path no longer
+// matches either: release() gives the pool a new stamp, and a destroyed pool's stamp is never given
+// to another pool (see thread_cache_registry.hpp).
 #pragma once
 
 #include <atomic>
@@ -44,23 +45,12 @@ class alignas(64) thread_cache {
   thread_cache(const thread_cache&) = delete;
   thread_cache& operator=(const thread_cache&) = delete;
 
-  // Owner thread, checked in. Takes a cached block; false (and nothing done) if loaded is empty.
-  bool pop(void*& block) noexcept {
-    void** const top = top_.load(std::memory_order_relaxed);
-    if (top == base_.load(std::memory_order_relaxed)) return false;
-    block = top[-1];
-    top_.store(top - 1, std::memory_order_relaxed);
-    return true;
+  // Owner thread, checked in. (Blocks are popped and pushed only while checked out, by the fast
+  // paths in thread_cache_registry.hpp.)
+  bool loaded_empty() const noexcept {
+    return top_.load(std::memory_order_relaxed) == base_.load(std::memory_order_relaxed);
   }
-
-  // Owner thread, checked in. False (and nothing done) if loaded is full.
-  bool push(void* block) noexcept {
-    void** const top = top_.load(std::memory_order_relaxed);
-    if (top == limit_) return false;
-    *top = block;
-    top_.store(top + 1, std::memory_order_relaxed);
-    return true;
-  }
+  bool loaded_full() const noexcept { return top_.load(std::memory_order_relaxed) == limit_; }
 
   // Owner thread, checked in, loaded empty: makes it non-empty. Throws what the depot throws,
   // changing nothing.

@@ -63,10 +63,9 @@ struct current_cache {
 OWN_PROCESS_WIDE inline thread_local current_cache last_used{0, nullptr, nullptr, nullptr};
 // The checked-out top. An atomic only for statistics() on other threads (see thread_cache.hpp; its
 // stores are releases, plain moves on x86, so that a reader who sees a top stored after a check-in
-// also sees the check-in), and a
-// variable of its own: gcc 12 addresses an atomic member of a thread_local struct through a register
-// loaded from %fs:0, which cost the fast path an instruction and its store-to-load forwarding, but
-// addresses a thread_local atomic directly.
+// also sees the check-in), and a variable of its own: gcc 12 addresses an atomic member of a
+// thread_local struct through a register loaded from %fs:0, which cost the fast path an instruction
+// and its store-to-load forwarding, but addresses a thread_local atomic directly.
 OWN_PROCESS_WIDE inline thread_local std::atomic<void**> last_used_top{nullptr};
 inline constexpr std::size_t cache_slot_count = 16;
 OWN_PROCESS_WIDE inline thread_local cache_slot cache_slots[cache_slot_count];
@@ -74,8 +73,9 @@ OWN_PROCESS_WIDE inline thread_local cache_slot cache_slots[cache_slot_count];
 // destructors) bypass caches and go to the depot.
 OWN_PROCESS_WIDE inline thread_local bool thread_caches_gone = false;
 
-// The fast paths: pop from / push to this thread's cache of the pool stamped `stamp` if it is checked
-// out here. False, with nothing done, on a miss or an empty / full magazine.
+// The fast paths, and the slow paths once they have checked the cache out: pop from / push to this
+// thread's cache of the pool stamped `stamp` if it is checked out here. False, with nothing done, on
+// a miss or an empty / full magazine.
 inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
   if (OWN_UNLIKELY(last_used.stamp != stamp)) return false;
   void** const top = last_used_top.load(std::memory_order_relaxed);
