@@ -139,11 +139,7 @@ class managed_ptr {
   // Resumes ownership given up by release(). With a deleter that has no object, shows `p` and owns
   // nothing.
   managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept {
-    if (deleter.object() || !p) {
-      set(p, deleter.object(), deleter.cookie(), deleter.function());
-    } else {
-      show(p);
-    }
+    set_or_show(p, deleter.object(), deleter.cookie(), deleter.function());
   }
 
   managed_ptr(managed_ptr&& r) noexcept { take(r, shown_by(r)); }
@@ -157,10 +153,10 @@ class managed_ptr {
   template <class Y>
   managed_ptr(managed_ptr<Y>&& r, T* p) noexcept {
     OWN_CHECK(r.object_ != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
-    if (r.object_ || !p) {
+    if (r.object_) {
       take(r, p);
     } else {
-      show(p);  // unchecked builds: shows `p`, owning nothing, as std::shared_ptr's aliasing does
+      set_or_show(p, nullptr, nullptr, nullptr);  // unchecked builds: as std::shared_ptr's aliasing does
     }
   }
 
@@ -174,11 +170,8 @@ class managed_ptr {
   managed_ptr(shared_ptr<Y>&& r) noexcept {
     T* const p = r.get();
     // The block is the object (never null, unlike the pointer a shared_ptr may own) and the cookie.
-    if (detail::control_block* block = detail::shared_access::detach(r)) {
-      set(p, block, block, &detail::release_shared_reference);
-    } else if (p) {
-      show(p);
-    }
+    detail::control_block* const block = detail::shared_access::detach(r);
+    set_or_show(p, block, block, &detail::release_shared_reference);
   }
 
   managed_ptr(const managed_ptr&) = delete;
@@ -310,8 +303,15 @@ class managed_ptr {
     function_ = function;
   }
 
-  // Shows `p`, owning nothing.
-  void show(T* p) noexcept { set(p, detail::erase_object(p), nullptr, &detail::dispose_nothing); }
+  // As set(), except that with no object a non-null `ptr` is shown, owning nothing: the object word
+  // is then the pointer itself, so that it alone says whether this managed_ptr is empty.
+  void set_or_show(T* ptr, void* object, void* cookie, managed_ptr_deleter::function_type function) noexcept {
+    if (object || !ptr) {
+      set(ptr, object, cookie, function);
+    } else {
+      set(ptr, detail::erase_object(ptr), nullptr, &detail::dispose_nothing);
+    }
+  }
 
   // Empty is no object; the other words are then meaningless and left alone. One store instead of
   // two (a move assignment is five stores, not six) makes moves between slots in memory, which are
