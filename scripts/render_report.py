@@ -25,10 +25,12 @@ Row-naming convention (the benchmarks in bench/*.cpp follow it):
   machine.
 
   Runs with another allocator (JSON context "allocator" other than glibc) rename impl "std" to
-  "std+<allocator>". A row whose benchmark stopped with an error "not yet available: <header> (issue
+  "std+<allocator>" (and exp6's "own_pool" hand-off row, also run there, to "own_pool+<allocator>"). A row whose benchmark stopped with an error "not yet available: <header> (issue
   open)" is listed as such: its own counterpart has not landed yet.
 
-Values are the median of the repetitions (Google Benchmark's "median" aggregate), in ns per operation.
+Values are the median of the repetitions (Google Benchmark's "median" aggregate), in ns per operation;
+the repetitions of all rows of an executable run interleaved in random order, so that a slow spell
+of the shared machine falls on every row alike.
 Single-thread rows use the benchmark thread's CPU time, which does not count the time the thread
 spends descheduled, so other work on a shared machine inflates it far less than wall time; rows
 with two threads ("threads:2") or a second thread ("handoff") use wall time, divided by the
@@ -739,6 +741,67 @@ def headline(exps):
     return "\n".join(out)
 
 
+def pool_targets(exps):
+    """The pool facility's speed targets, each computed from this run's rows (no number typed in)."""
+    def row(eid, case, impl, params=""):
+        exp = exps.get(eid)
+        return exp.get(case, impl, params) if exp else None
+
+    out = ["| target | where | measured | met |", "|---|---|---|---|"]
+
+    def check(target, where, a, b, goal, as_speedup, scale=1.0):
+        """a.ns / b.ns (times scale) against goal: at least goal as a speed-up of own (a: the peer, b: own),
+        else at most goal as own's time over a reference (a: own, b: the reference)."""
+        if a is None or b is None or not b.ns:
+            out.append(f"| {target} | {where} | - | - |")
+            return
+        r, cross = scale * a.ns / b.ns, a.source != b.source
+        if as_speedup:
+            value, ok = (f"{r:.1f}× faster" if r >= 1 else f"{1 / r:.1f}× slower") + ("†" if cross else ""), r >= goal
+        else:
+            value, ok = fmt_ratio(r, cross), r <= goal
+        out.append(f"| {target} | {where} | {value} | {'yes' if ok else 'no'} |")
+
+    # (where, own row, std::make_shared row, floor row); two-thread rows: wall time per operation of both threads
+    create_destroy = [
+        ("exp1 `own::pool`, 1 thread", row("exp1", "inplace_nonthreaded_pool", "own", "threads:1"),
+         row("exp1", "inplace", "std", "threads:1"), row("exp1", "floor", "floor", "threads:1")),
+        ("exp3 `own::pool`", row("exp3", "make_shared", "own_pool"), row("exp3", "make_shared", "std"),
+         row("exp3", "make_shared", "floor")),
+        ("exp1 `concurrent_pool`, 1 thread", row("exp1", "inplace_threaded_pool", "own", "threads:1"),
+         row("exp1", "inplace", "std", "threads:1"), row("exp1", "floor", "floor", "threads:1")),
+        ("exp1 `concurrent_pool`, 2 threads", row("exp1", "inplace_threaded_pool", "own", "threads:2"),
+         row("exp1", "inplace", "std", "threads:2"), row("exp1", "floor", "floor", "threads:2")),
+        ("exp6 `concurrent_pool`, 1 thread", row("exp6", "create_destroy", "own_pool", "threads:1"),
+         row("exp6", "create_destroy", "std", "threads:1"), row("exp6", "create_destroy", "floor", "threads:1")),
+        ("exp6 `concurrent_pool`, 2 threads", row("exp6", "create_destroy", "own_pool", "threads:2"),
+         row("exp6", "create_destroy", "std", "threads:2"), row("exp6", "create_destroy", "floor", "threads:2")),
+    ]
+    for where, own, std, _ in create_destroy:
+        check("create+destroy ≥ 3× faster than `std::make_shared`", where, std, own, 3, True)
+    for where, own, _, floor in create_destroy:
+        check("create+destroy ≤ 1.3× the floor", where, own, floor, 1.3, False)
+    pair = row("exp7", "pool_pair", "own_pool", "threads:1")
+    out.append(f"| allocate+deallocate pair ≤ 1.5 ns | exp7 `own::pool` | {fmt_ns(pair.ns) if pair else '-'} | "
+               f"{'-' if pair is None else 'yes' if pair.ns <= 1.5 else 'no'} |")
+    check("pair ≥ 10× faster than `pmr::unsynchronized_pool_resource`", "exp7 `own::pool`",
+          row("exp7", "pool_pair", "pmr_unsynchronized", "threads:1"), pair, 10, True)
+    for where, (_, own1, _, _), (_, own2, std2, _) in (("exp1", create_destroy[2], create_destroy[3]),
+                                                        ("exp6", create_destroy[4], create_destroy[5])):
+        # per thread, an operation takes twice the wall time per operation of both threads
+        check("2 threads: per-thread cost ≤ 1.2× one thread's", f"{where} `concurrent_pool`", own2, own1, 1.2,
+              False, scale=2.0)
+        check("2 threads: ≥ 5× faster than `std::make_shared`", f"{where} `concurrent_pool`", std2, own2, 5, True)
+    # own_pool's hand-off row also runs in the other allocators' processes, for a ratio within one process
+    for alloc, goal in (("", 3), ("+mimalloc", 1), ("+tcmalloc", 1)):
+        check(f"hand-off ≥ {goal}× faster than `std{alloc}`" if goal > 1 else f"hand-off ahead of `std{alloc}`",
+              f"exp6 `concurrent_pool`{' (in that process)' if alloc else ''}", row("exp6", "handoff", "std" + alloc),
+              row("exp6", "handoff", "own_pool" + alloc), goal, True)
+    check("object_pool acquire/release ≥ 100× faster than the seed's linear-scan pool (1000 objects)",
+          "exp5 `big_acquire`", row("exp5", "big_acquire", "seed_pool"), row("exp5", "big_acquire", "own"), 100, True)
+    return "\n".join(out) + "\n"
+
+
 def missing_summary(rows):
     by_header = collections.OrderedDict()
     for r in rows.values():
@@ -784,9 +847,10 @@ def machine_section(machine, rows, results_dir):
         f"Boost {machine.get('boost', '?')}",
         f"- **Allocators**: glibc {allocs.get('glibc', '?')} malloc for every row; std rows also run with "
         + ", ".join(f"{k} (`LD_PRELOAD={v}`)" for k, v in allocs.items() if k != "glibc")
-        + " into the same executables (rows named `std+<allocator>`)",
+        + " into the same executables (rows named `std+<allocator>`; exp6's `own_pool` hand-off row is run "
+        "there too, as `own_pool+<allocator>`)",
         f"- **Run**: {machine.get('mode', '?')} mode, {machine.get('repetitions', '?')} repetitions of at least "
-        f"{machine.get('min_time_s', '?')} s each (medians shown), own at {machine.get('own_commit', '?')}, "
+        f"{machine.get('min_time_s', '?')} s each, interleaved in random order with the other rows' (medians shown), own at {machine.get('own_commit', '?')}, "
         f"run {machine.get('run_id', '?')}, {machine.get('wall_time_s', '?')} s of wall time",
     ]
     if timings:
@@ -822,6 +886,11 @@ def render(results_dir, out_dir):
     doc.append(headline(exps))
     doc.append("")
     doc.append(missing_summary(rows))
+    doc.append("## Pool targets\n")
+    doc.append("The speed targets set for `own::pool`, `own::concurrent_pool` and `own::object_pool`, each worked "
+               "out from this run's rows (÷ floor and × faster: the two rows' medians, in one process unless marked "
+               "†). A target that is met in one run and missed in the next is within this shared machine's noise.\n")
+    doc.append(pool_targets(exps))
     doc.append("## Machine\n")
     doc.append(machine_section(machine, rows, results_dir))
 
