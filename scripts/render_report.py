@@ -180,7 +180,7 @@ class Row:
         self.cv = None
         self.counters = {}
         self.missing = None  # the error message, for rows whose own counterpart has not landed
-        self.order = 0
+        self.order = (0, 0, 0)  # (file, benchmark family, instance): registration order
         self.clock = "cpu_time"
 
     @property
@@ -197,8 +197,9 @@ def parse_name(name):
 
 def load(results_dir):
     rows = collections.OrderedDict()
-    order = 0
-    for fname in sorted(os.listdir(results_dir)):
+    # Rows keep the order the executables register them in (file, then benchmark family and
+    # instance): the JSON lists them in run order, which random interleaving shuffles.
+    for file_index, fname in enumerate(sorted(os.listdir(results_dir))):
         if not fname.endswith(".json") or fname == "machine.json":
             continue
         with open(os.path.join(results_dir, fname)) as f:
@@ -217,9 +218,8 @@ def load(results_dir):
             key = (exp, case, impl, params)
             row = rows.get(key)
             if row is None:
-                order += 1
                 row = rows[key] = Row(exp, case, impl, params, fname)
-                row.order = order
+                row.order = (file_index, b.get("family_index", 0), b.get("per_family_instance_index", 0))
             if b.get("error_occurred"):
                 row.missing = b.get("error_message", "not yet available (issue open)")
                 continue
