@@ -7,8 +7,16 @@
 
 #include <cassert>
 #include <chrono>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "test_allocator.hpp"
 #include "tracked.hpp"
@@ -271,19 +279,42 @@ TEST(AtomicSharedPtr, WaitReturnsOnceTheValueChanges) {
   waiter_on_empty.join();
 }
 
-// A value replaced while a thread waits on it stays alive while the waiter compares against it
-// (the waiter protects its node), and is released when the waiter wakes, with no other operation.
+#if defined(__linux__)
+// True once thread `tid` of this process sleeps in the kernel (state S in /proc). A thread that
+// only waits on an atomic sleeps nowhere else: it is then inside the atomic's futex wait.
+bool asleep(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  const std::string line((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t name_end = line.rfind(')');  // the state follows the parenthesised name
+  return name_end != std::string::npos && name_end + 2 < line.size() && line[name_end + 2] == 'S';
+}
+
+// A value replaced while a thread sleeps in wait() on it stays alive (the waiter protects its node,
+// so the store defers it), and is released when the waiter wakes, with no other operation.
 TEST(AtomicSharedPtr, WaiterReleasesTheValueReplacedUnderIt) {
   auto one = own::make_shared<tracked>(1);
   own::atomic_shared_ptr<tracked> a(one);
-  std::thread waiter([&, old = one] { a.wait(old); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // most likely asleep by now
+  std::atomic<pid_t> waiter_tid{0};
+  std::thread waiter([&, old = one] {
+    waiter_tid.store(static_cast<pid_t>(syscall(SYS_gettid)));
+    a.wait(old);
+  });
+  while (waiter_tid.load() == 0) std::this_thread::yield();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!asleep(waiter_tid.load())) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the waiter never went to sleep";
+    std::this_thread::yield();
+  }
+  const long held = one.use_count();  // ours, the waiter's, and the atomic's node
   a.store(own::make_shared<tracked>(2));
+  EXPECT_EQ(one.use_count(), held);  // the node is protected by the sleeping waiter: deferred
+  EXPECT_EQ(tracked::live(), 2);
   a.notify_all();
   waiter.join();
   EXPECT_EQ(one.use_count(), 1);
   EXPECT_EQ(tracked::live(), 2);
 }
+#endif
 #endif
 
 // ---------------------------------------------------------------------------------------------

@@ -215,6 +215,7 @@ TEST(HazardSlots, GuardsWorkDuringThreadExit) {
   std::atomic<counted_node*> seen_at_exit{nullptr};
   std::thread([&] { { hazard_slots::guard warm_up; } }).join();  // a free record to reuse
   const std::size_t before = hazard_slots::record_count();
+  const std::size_t in_use_before = hazard_slots::records_in_use();
   std::thread([&] {
     thread_local late_reader reader;  // made before the thread's first guard: destroyed after its cleaner
     reader.src = &src;
@@ -224,7 +225,8 @@ TEST(HazardSlots, GuardsWorkDuringThreadExit) {
   }).join();
   EXPECT_EQ(seen_at_exit.load(), &a);
   EXPECT_FALSE(hazard_slots::is_protected(&a));
-  EXPECT_EQ(hazard_slots::record_count(), before);  // the borrowed record was a free one, given back
+  EXPECT_EQ(hazard_slots::record_count(), before);           // the borrowed record was a free one,
+  EXPECT_EQ(hazard_slots::records_in_use(), in_use_before);  // given back, not kept
   replace(src, nullptr);
   EXPECT_EQ(a.reclaimed, 1);
 }

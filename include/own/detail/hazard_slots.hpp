@@ -157,14 +157,20 @@ class OWN_PROCESS_WIDE hazard_slots {
     }
   }
 
-  // Records made so far (in use or free): for tests and diagnostics.
-  static std::size_t record_count() noexcept {
-    std::size_t n = 0;
-    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) ++n;
-    return n;
+  // Records made so far (in use or free), and those in use: for tests and diagnostics.
+  static std::size_t record_count() noexcept { return count_records([](const record&) { return true; }); }
+  static std::size_t records_in_use() noexcept {
+    return count_records([](const record& r) { return r.in_use.load(std::memory_order_acquire); });
   }
 
  private:
+  template <class Predicate>
+  static std::size_t count_records(Predicate counted) noexcept {
+    std::size_t n = 0;
+    for (const record* r = records_.load(std::memory_order_acquire); r; r = r->next) n += counted(*r) ? 1 : 0;
+    return n;
+  }
+
   // Pushes `node` on the deferred list and tells each thread whose slot holds it to free deferred
   // nodes once done; false if, looking again after telling, no slot holds it any more. (Telling,
   // then looking again, is what lets a reader look at its flag with a plain load; see "Who frees a
