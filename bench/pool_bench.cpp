@@ -3,6 +3,8 @@
 //
 //   *_pair      allocate then deallocate one block, over and over (the pool fast path);
 //   *_batch     allocate 256 blocks, then free them (walks memory, touches more lines);
+//   two_sizes   a pair of 24 bytes, then a pair of 100 bytes, over and over: a thread that uses two
+//               pools (or two size classes of one allocator) in turn; time per round of both pairs;
 //   threads:2   the same on two threads at once; per-thread time should stay near threads:1;
 //   handoff_*   allocate on this thread, deallocate on a consumer thread, through an SPSC ring
 //               (the "made on A, dropped on B" pipeline); handoff_ring_alone is the ring's own cost.
@@ -20,6 +22,7 @@
 
 #include <benchmark/benchmark.h>
 #include <own/concurrent_pool.hpp>
+#include <own/multipool.hpp>
 #include <own/pool.hpp>
 
 namespace {
@@ -137,6 +140,70 @@ BENCHMARK(concurrent_pool_batch)->Name("exp7/pool_batch/own_concurrent_pool")->T
 BENCHMARK(pmr_unsynchronized_batch)->Name("exp7/pool_batch/pmr_unsynchronized")->Threads(1);
 BENCHMARK(pmr_synchronized_batch)->Name("exp7/pool_batch/pmr_synchronized")->Threads(1)->Threads(2);
 BENCHMARK(malloc_batch)->Name("exp7/pool_batch/std")->Threads(1)->Threads(2);
+
+// ---- two sizes in turn
+constexpr std::size_t small_size = 24;
+constexpr std::size_t large_size = 100;
+
+template <class Allocate, class Deallocate>
+void run_two_sizes(benchmark::State& state, Allocate allocate, Deallocate deallocate) {
+  for (auto _ : state) {
+    void* p = allocate(small_size);
+    benchmark::DoNotOptimize(p);
+    deallocate(p, small_size);
+    void* q = allocate(large_size);
+    benchmark::DoNotOptimize(q);
+    deallocate(q, large_size);
+  }
+  state.SetItemsProcessed(2 * state.iterations());
+}
+
+// Sized the way a size-class allocator would (a class per power of two), one list per class.
+thread_local bare_free_list floor_small_list;
+thread_local bare_free_list floor_large_list;
+void floor_two_sizes(benchmark::State& state) {
+  run_two_sizes(
+      state, [](std::size_t n) { return (n == small_size ? floor_small_list : floor_large_list).allocate(); },
+      [](void* p, std::size_t n) { (n == small_size ? floor_small_list : floor_large_list).deallocate(p); });
+}
+// Two concurrent pools, one per size (the stages of a pipeline, each with its pool).
+void concurrent_pools_two_sizes(benchmark::State& state) {
+  static own::concurrent_pool small(32);
+  static own::concurrent_pool large(128);
+  run_two_sizes(
+      state, [](std::size_t n) { return (n == small_size ? small : large).allocate(); },
+      [](void* p, std::size_t n) { (n == small_size ? small : large).deallocate(p); });
+}
+template <class Resource>
+void resource_two_sizes(benchmark::State& state, Resource& resource) {
+  run_two_sizes(
+      state, [&](std::size_t n) { return resource.allocate(n, 8); },
+      [&](void* p, std::size_t n) { resource.deallocate(p, n, 8); });
+}
+void concurrent_multipool_two_sizes(benchmark::State& state) {
+  static own::concurrent_multipool pool;
+  resource_two_sizes(state, pool);
+}
+void multipool_two_sizes(benchmark::State& state) {
+  own::multipool pool;
+  resource_two_sizes(state, pool);
+}
+void pmr_unsynchronized_two_sizes(benchmark::State& state) {
+  std::pmr::unsynchronized_pool_resource pool;
+  resource_two_sizes(state, pool);
+}
+void pmr_synchronized_two_sizes(benchmark::State& state) { resource_two_sizes(state, shared_synchronized_pool()); }
+void malloc_two_sizes(benchmark::State& state) {
+  run_two_sizes(state, [](std::size_t n) { return std::malloc(n); }, [](void* p, std::size_t) { std::free(p); });
+}
+
+BENCHMARK(floor_two_sizes)->Name("exp7/pool_two_sizes/floor");
+BENCHMARK(concurrent_pools_two_sizes)->Name("exp7/pool_two_sizes/own_concurrent_pool");
+BENCHMARK(concurrent_multipool_two_sizes)->Name("exp7/pool_two_sizes/own_concurrent_multipool");
+BENCHMARK(multipool_two_sizes)->Name("exp7/pool_two_sizes/own_multipool");
+BENCHMARK(pmr_unsynchronized_two_sizes)->Name("exp7/pool_two_sizes/pmr_unsynchronized");
+BENCHMARK(pmr_synchronized_two_sizes)->Name("exp7/pool_two_sizes/pmr_synchronized");
+BENCHMARK(malloc_two_sizes)->Name("exp7/pool_two_sizes/std");
 
 // A bounded single-producer single-consumer ring of pointers.
 class spsc_ring {

@@ -160,8 +160,10 @@ EXPERIMENTS = [
             "size, can do in a move; floor_two_words: the same for two words, unique_ptr's size), and the "
             "shared -> managed -> shared round trip against "
             "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
-            "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches and "
-            "cross-thread hand-off against glibc malloc (std) and std::pmr pool resources."
+            "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches, "
+            "two sizes in turn (pool_two_sizes: a 24-byte then a 100-byte pair per round, from two pools or "
+            "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std) and "
+            "std::pmr pool resources."
         ),
         "floor_case": None,
     },

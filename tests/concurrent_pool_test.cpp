@@ -180,6 +180,123 @@ TEST(concurrent_pool, the_last_used_pool_destroyed_then_another_used) {
   EXPECT_EQ(kept->statistics().blocks_in_use, 0u);
 }
 
+// Two pools used in turn keep their caches checked out, one current and one parked, through many
+// magazine refills and many promotions of one over the other: their blocks never cross, no block is
+// given out twice, and the counts stay exact.
+TEST(concurrent_pool, two_pools_used_in_turn_keep_their_blocks_apart) {
+  own::pool_options options;
+  options.thread_cache_blocks = 8;  // magazines run dry and full often
+  own::concurrent_pool a(32, options);
+  own::concurrent_pool b(64, options);
+  own::concurrent_pool* const pools[] = {&a, &b};
+  std::vector<void*> held[2];
+  std::set<void*> live[2];
+  for (int step = 0; step < 4000; ++step) {
+    const bool grow = (step / 150) % 2 == 0;  // up to 150 blocks held in each, then back to none
+    for (int i = 0; i < 2; ++i) {
+      if (grow) {
+        void* block = pools[i]->allocate();
+        EXPECT_TRUE(live[i].insert(block).second) << "a block given out twice";
+        EXPECT_EQ(live[1 - i].count(block), 0u) << "the pools shared a block";
+        held[i].push_back(block);
+      } else if (!held[i].empty()) {
+        live[i].erase(held[i].back());
+        pools[i]->deallocate(held[i].back());
+        held[i].pop_back();
+      }
+    }
+    if (step % 50 == 0) {
+      EXPECT_EQ(a.statistics().blocks_in_use, held[0].size());
+      EXPECT_EQ(b.statistics().blocks_in_use, held[1].size());
+    }
+  }
+  for (int i = 0; i < 2; ++i) {
+    for (void* block : held[i]) pools[i]->deallocate(block);
+    EXPECT_EQ(pools[i]->statistics().blocks_in_use, 0u);
+  }
+}
+
+// release() while this thread's cache of the pool is parked: the parked top is stale and must be
+// dropped, not used.
+TEST(concurrent_pool, a_parked_pool_released_then_used_again) {
+  own::concurrent_pool a(32);
+  own::concurrent_pool b(32);
+  a.deallocate(a.allocate());  // a's cache holds blocks
+  void* kept = b.allocate();   // a's cache parked
+  a.release();
+  EXPECT_EQ(a.statistics().chunks, 0u);
+  void* fresh = a.allocate();
+  std::memset(fresh, 0xab, 32);  // a block of a released chunk would be a use after free (ASan)
+  EXPECT_EQ(a.statistics().chunks, 1u);
+  EXPECT_EQ(a.statistics().blocks_in_use, 1u);
+  a.deallocate(fresh);
+  b.deallocate(kept);
+  EXPECT_EQ(a.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(b.statistics().blocks_in_use, 0u);
+}
+
+// Pools destroyed while their caches are parked here, and new ones built (perhaps at the same
+// addresses): the dead caches are deleted and forgotten, never checked in (ASan sees it), and the
+// live pool's blocks are untouched.
+TEST(concurrent_pool, pools_destroyed_while_their_caches_are_parked) {
+  own::concurrent_pool kept(32);
+  for (int i = 0; i < 20; ++i) {  // more than the parked slots: evictions meet dead caches
+    auto dying = std::make_unique<own::concurrent_pool>(32);
+    dying->deallocate(dying->allocate());
+    void* block = kept.allocate();  // dying's cache parked
+    dying.reset();
+    auto reborn = std::make_unique<own::concurrent_pool>(32);
+    void* fresh = reborn->allocate();
+    std::memset(fresh, 0xab, 32);
+    reborn->deallocate(fresh);
+    EXPECT_EQ(reborn->statistics().blocks_in_use, 0u);
+    kept.deallocate(block);
+    EXPECT_EQ(kept.statistics().blocks_in_use, 0u);
+  }
+}
+
+// A thread that exits with a parked cache gives its blocks back like the current one's.
+TEST(concurrent_pool, blocks_in_a_parked_cache_go_back_at_thread_exit) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::concurrent_pool pool(32, {}, &upstream);
+  own::concurrent_pool other(32);
+  on_another_thread([&] {
+    std::vector<void*> blocks;
+    for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+    for (void* b : blocks) pool.deallocate(b);  // all in this thread's cache of `pool`
+    other.deallocate(other.allocate());         // which is now parked
+  });
+  const long chunks = log.allocations;
+  std::vector<void*> blocks;
+  for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+  EXPECT_EQ(log.allocations, chunks);  // the exited thread's blocks, not new chunks
+  for (void* b : blocks) pool.deallocate(b);
+}
+
+// statistics() reads an idle thread's parked top where it lives.
+TEST(concurrent_pool, a_parked_cache_of_an_idle_thread_is_counted) {
+  own::concurrent_pool pool(32);
+  own::concurrent_pool other(32);
+  latch parked, counted;
+  std::thread user([&] {
+    void* a = pool.allocate();
+    void* b = pool.allocate();
+    pool.deallocate(a);  // the cache holds a block; b is in use
+    void* c = other.allocate();
+    other.deallocate(c);  // pool's cache parked, other's current
+    parked.open();
+    counted.wait();
+    pool.deallocate(b);
+  });
+  parked.wait();
+  EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+  EXPECT_EQ(other.statistics().blocks_in_use, 0u);
+  counted.open();
+  user.join();
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
 TEST(concurrent_pool, statistics) {
   own::pool_options options;
   options.thread_cache_blocks = 8;
@@ -532,61 +649,77 @@ TEST(concurrent_pool, declares_its_allocator_for_own_allocating_functions) {
 }
 
 // Two threads, 10^6 operations in all: each allocates, writes a stamp, and either frees the block
-// itself (after a burst) or hands it to the other thread, which checks the stamp and frees it.
+// itself (after a burst) or hands it to the other thread, which checks the stamp and frees it; with
+// one pool, then with two used in turn (so each thread keeps one cache parked, and promotes it now
+// and then).
 TEST(concurrent_pool, stress_two_threads_with_cross_thread_frees) {
   constexpr int operations_per_thread = 500000;
-  allocation_log log;
-  test_resource upstream(&log);
-  {
-    own::pool_options options;
-    options.thread_cache_blocks = 16;  // many trips through the depot
-    own::concurrent_pool pool(32, options, &upstream);
-    spsc_ring rings[2];  // rings[i]: from thread i to the other
-    std::atomic<int> done{0};
-    auto worker = [&](int self) {
-      spsc_ring& out = rings[self];
-      spsc_ring& in = rings[1 - self];
-      std::vector<void*> burst;
-      auto stamp = [](void* p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p) * 7 + 1); };
-      auto drain = [&] {
-        while (void* p = in.try_pop()) {
-          EXPECT_EQ(*static_cast<std::uint64_t*>(p), stamp(p));
-          pool.deallocate(p);
-        }
-      };
-      for (int i = 0; i < operations_per_thread; ++i) {
-        void* p = pool.allocate();
-        *static_cast<std::uint64_t*>(p) = stamp(p);
-        if (i % 3 == 0) {
-          while (!out.try_push(p)) drain();
-        } else {
-          burst.push_back(p);
-          if (burst.size() == 100) {
-            for (void* b : burst) pool.deallocate(b);
-            burst.clear();
+  for (const std::size_t pool_count : {1, 2}) {
+    allocation_log log;
+    test_resource upstream(&log);
+    {
+      own::pool_options options;
+      options.thread_cache_blocks = 16;  // many trips through the depot
+      std::vector<std::unique_ptr<own::concurrent_pool>> pools;
+      for (std::size_t i = 0; i < pool_count; ++i) {
+        pools.push_back(std::make_unique<own::concurrent_pool>(32, options, &upstream));
+      }
+      spsc_ring rings[2];  // rings[i]: from thread i to the other
+      std::atomic<int> done{0};
+      auto worker = [&](int self) {
+        spsc_ring& out = rings[self];
+        spsc_ring& in = rings[1 - self];
+        std::vector<void*> burst;
+        // A block holds a check word and the index of its pool.
+        auto stamp = [](void* p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p) * 7 + 1); };
+        auto free_block = [&](void* p) {
+          auto* words = static_cast<std::uint64_t*>(p);
+          EXPECT_EQ(words[0], stamp(p));
+          pools[words[1]]->deallocate(p);
+        };
+        auto drain = [&] {
+          while (void* p = in.try_pop()) free_block(p);
+        };
+        for (int i = 0; i < operations_per_thread; ++i) {
+          const std::size_t which = static_cast<std::size_t>(i) % pool_count;
+          void* p = pools[which]->allocate();
+          static_cast<std::uint64_t*>(p)[0] = stamp(p);
+          static_cast<std::uint64_t*>(p)[1] = which;
+          if (i % 3 == 0) {
+            while (!out.try_push(p)) drain();
+          } else {
+            burst.push_back(p);
+            if (burst.size() == 100) {
+              for (void* b : burst) free_block(b);
+              burst.clear();
+            }
+          }
+          if (i % 64 == 0) drain();
+          if (self == 0 && i % 10000 == 0) {
+            for (const auto& pool : pools) {
+              const own::pool_statistics s = pool->statistics();  // while the other thread runs
+              EXPECT_LE(s.blocks_in_use, s.high_water_mark);
+            }
           }
         }
-        if (i % 64 == 0) drain();
-        if (self == 0 && i % 10000 == 0) {
-          const own::pool_statistics s = pool.statistics();  // while the other thread runs
-          EXPECT_LE(s.blocks_in_use, s.high_water_mark);
-        }
+        for (void* b : burst) free_block(b);
+        done.fetch_add(1);
+        while (done.load() < 2) drain();
+        drain();
+        // The thread exits with blocks in its caches: they must go back to the pools.
+      };
+      std::thread a(worker, 0);
+      std::thread b(worker, 1);
+      a.join();
+      b.join();
+      for (const auto& pool : pools) {
+        const own::pool_statistics s = pool->statistics();
+        EXPECT_EQ(s.blocks_in_use, 0u);
+        EXPECT_LE(s.high_water_mark, 2 * (100 + 256 + 4 * 16) + 64u);  // bounded by what was live or cached
       }
-      for (void* b : burst) pool.deallocate(b);
-      done.fetch_add(1);
-      while (done.load() < 2) drain();
-      drain();
-      // The thread exits with blocks in its cache: they must go back to the pool.
-    };
-    std::thread a(worker, 0);
-    std::thread b(worker, 1);
-    a.join();
-    b.join();
-    const own::pool_statistics s = pool.statistics();
-    EXPECT_EQ(s.blocks_in_use, 0u);
-    EXPECT_LE(s.high_water_mark, 2 * (100 + 256 + 4 * 16) + 64u);  // bounded by what was live or cached
+    }
+    EXPECT_EQ(log.blocks_in_use(), 0) << pool_count << " pools";
   }
-  EXPECT_EQ(log.blocks_in_use(), 0);
 }
 
 #ifdef OWN_CHECKED

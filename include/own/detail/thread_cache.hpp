@@ -12,15 +12,16 @@
 // between the owner's exit and the pool's destruction (see thread_cache_registry.hpp).
 //
 // Checked out: the fast paths keep the loaded magazine's top in the owner's thread-local
-// `last_used_top`, and its base and limit in `last_used` (thread_cache_registry.hpp), not here, so
-// that a pop or a push addresses nothing but constant offsets of the thread pointer: a pointer
-// loaded from thread-local storage first (the cache's address) made every pop and push wait for
-// that load, and defeated the store-to-load forwarding that the floor's bare thread-local list
-// enjoys; it cost about a third of the fast path's time. While checked out, `top_` holds nullptr
-// and `owner_top_` says where the top is. The owner checks the cache back in (a CAS of nullptr to
-// its top) when it switches to another pool and before any slow-path work. The pool side never
-// writes the owner's thread-local storage: release() and destruction only store a new top here,
-// which makes the owner's check-in fail (its copy is stale); the owner's fast path no longer
+// `last_used_top`, and its base and limit in `last_used` (or, for a parked cache, in a slot of
+// `parked_tops` and `parked`; thread_cache_registry.hpp), not here, so that a pop or a push
+// addresses nothing but constant offsets of the thread pointer: a pointer loaded from thread-local
+// storage first (the cache's address) made every pop and push wait for that load, and defeated the
+// store-to-load forwarding that the floor's bare thread-local list enjoys; it cost about a third of
+// the fast path's time. While checked out, `top_` holds nullptr and `owner_top_` says where the top
+// is. The owner checks the cache back in (a CAS of nullptr to its top) before any slow-path work,
+// and when it moves the cache between its thread-local slots or evicts it from them. The pool side
+// never writes the owner's thread-local storage: release() and destruction only store a new top
+// here, which makes the owner's check-in fail (its copy is stale); the owner's fast path no longer
 // matches either: release() gives the pool a new stamp, and a destroyed pool's stamp is never given
 // to another pool (see thread_cache_registry.hpp).
 #pragma once
@@ -106,10 +107,10 @@ class alignas(64) thread_cache {
     top_.store(nullptr, std::memory_order_release);
   }
   // Owner thread, checked out: takes the top back, unless the pool has forgotten this cache's blocks
-  // meanwhile (release(), destruction): then `top` is stale and is dropped.
-  void check_in(void** top) noexcept {
+  // meanwhile (release(), destruction): then `top` is stale and is dropped, and the result is false.
+  bool check_in(void** top) noexcept {
     void** expected = nullptr;
-    top_.compare_exchange_strong(expected, top, std::memory_order_acq_rel, std::memory_order_relaxed);
+    return top_.compare_exchange_strong(expected, top, std::memory_order_acq_rel, std::memory_order_relaxed);
   }
 
   // Gives every block back to the depot (thread exit); the magazines stay, for a thread that adopts

@@ -5,10 +5,12 @@
 //    (`last_used`), whose cache is checked out there (see thread_cache.hpp): one compare, then a pop
 //    or push of the thread-local top. A thread mostly works with one pool at a time, and hashing into
 //    a table cost the hit path a dozen instructions more;
-//  - the slow path (a miss, or an empty or full magazine) looks in a small direct-mapped table of
-//    {pool id, cache} slots, then in the thread's list of caches, checks the cache it used last back
-//    in and makes the found one current, so a thread that alternates between pools pays an
-//    out-of-line call and a CAS, not a search.
+//  - on a miss, the slow path first looks among the few other caches the thread keeps checked out
+//    (`parked`), so a thread that works with several pools in turn pays an out-of-line call and a
+//    short search, not a CAS;
+//  - the slower path (a cache not checked out, or an empty or full magazine) looks in a small
+//    direct-mapped table of {pool id, cache} slots, then in the thread's list of caches, parks the
+//    current cache and makes the found one current.
 // Pool ids and stamps come from one global 64-bit counter, start at 1 and are never reused, so an
 // empty slot (id 0) or one left behind by a destroyed pool can never match a live one (even one built
 // at the same address): the stale cache pointer is never followed. A pool's id names it for life; its
@@ -73,33 +75,86 @@ OWN_PROCESS_WIDE inline thread_local cache_slot cache_slots[cache_slot_count];
 // destructors) bypass caches and go to the depot.
 OWN_PROCESS_WIDE inline thread_local bool thread_caches_gone = false;
 
-// The fast paths, and the slow paths once they have checked the cache out: pop from / push to this
-// thread's cache of the pool stamped `stamp` if it is checked out here. False, with nothing done, on
-// a miss or an empty / full magazine.
-inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
-  if (OWN_UNLIKELY(last_used.stamp != stamp)) return false;
-  void** const top = last_used_top.load(std::memory_order_relaxed);
-  if (OWN_UNLIKELY(top == last_used.base)) return false;
-  block = top[-1];
-  last_used_top.store(top - 1, std::memory_order_release);
+// Caches checked out besides the current one. A thread that works with several pools in turn (the
+// size classes of a multipool, the stages of a pipeline) keeps each one's cache checked out here, so
+// that a switch costs the slow path's search of these slots, not a check-in (a CAS) and a check-out.
+// A parked cache becomes the current one when its magazine next runs dry or full (the slow path
+// checks it in to refill it anyway), or after some uses (promote below), and the current one is
+// parked in its place; when every slot is taken, the slots are checked in round-robin to make room.
+inline constexpr std::size_t parked_count = 7;
+OWN_PROCESS_WIDE inline thread_local current_cache parked[parked_count]{};
+OWN_PROCESS_WIDE inline thread_local std::atomic<void**> parked_tops[parked_count]{};
+OWN_PROCESS_WIDE inline thread_local std::size_t next_parked_eviction = 0;
+
+// The parked slot of the pool stamped `stamp` (0: a free slot; never a pool's stamp), or parked_count.
+inline std::size_t find_parked(std::uint64_t stamp) noexcept {
+  std::size_t i = 0;
+  while (i != parked_count && parked[i].stamp != stamp) ++i;
+  return i;
+}
+
+// Pop from / push to the cache checked out in `slot` (its top in `top`) if it is the pool stamped
+// `stamp`'s. False, with nothing done, on a miss or an empty / full magazine.
+inline bool pop_from(const current_cache& slot, std::atomic<void**>& top, std::uint64_t stamp, void*& block) noexcept {
+  if (OWN_UNLIKELY(slot.stamp != stamp)) return false;
+  void** const t = top.load(std::memory_order_relaxed);
+  if (OWN_UNLIKELY(t == slot.base)) return false;
+  block = t[-1];
+  top.store(t - 1, std::memory_order_release);
   return true;
 }
-inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
-  if (OWN_UNLIKELY(last_used.stamp != stamp)) return false;
-  void** const top = last_used_top.load(std::memory_order_relaxed);
-  if (OWN_UNLIKELY(top == last_used.limit)) return false;
-  *top = block;
-  last_used_top.store(top + 1, std::memory_order_release);
+inline bool push_to(const current_cache& slot, std::atomic<void**>& top, std::uint64_t stamp, void* block) noexcept {
+  if (OWN_UNLIKELY(slot.stamp != stamp)) return false;
+  void** const t = top.load(std::memory_order_relaxed);
+  if (OWN_UNLIKELY(t == slot.limit)) return false;
+  *t = block;
+  top.store(t + 1, std::memory_order_release);
   return true;
 }
 
-// Makes `cache` (nullptr: none) the current cache, checked in for the caller's slow-path work; the
-// cache checked out so far is checked back in.
-inline thread_cache* make_current(thread_cache* cache) noexcept {
-  if (last_used.stamp != 0) {
-    last_used.cache->check_in(last_used_top.load(std::memory_order_relaxed));
-    last_used.stamp = 0;
+// The fast paths, and the slow paths once they have checked the cache out: the current cache.
+inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
+  return pop_from(last_used, last_used_top, stamp, block);
+}
+inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
+  return push_to(last_used, last_used_top, stamp, block);
+}
+
+// Checks the cache checked out in `slot` back in, if there is one, and frees the slot; false if there
+// was none, or its top was stale (see thread_cache::check_in).
+inline bool check_in(current_cache& slot, std::atomic<void**>& top) noexcept {
+  if (slot.stamp == 0) return false;
+  slot.stamp = 0;
+  return slot.cache->check_in(top.load(std::memory_order_relaxed));
+}
+
+// Moves the current cache, if one is checked out, to a parked slot: checked in, then out again there.
+inline void park_current() noexcept {
+  if (last_used.stamp == 0) return;
+  std::size_t i = find_parked(0);
+  if (i == parked_count) {
+    i = next_parked_eviction;
+    next_parked_eviction = (i + 1) % parked_count;
+    check_in(parked[i], parked_tops[i]);
   }
+  const std::uint64_t stamp = last_used.stamp;
+  if (!check_in(last_used, last_used_top)) return;  // its top was stale
+  parked[i].cache = last_used.cache;
+  parked[i].cache->check_out(parked_tops[i], parked[i].base, parked[i].limit);
+  parked[i].stamp = stamp;
+}
+
+// Makes `cache` the current cache, checked in for the caller's slow-path work (from a parked slot if
+// it was there); the cache checked out as current so far is parked.
+inline thread_cache* make_current(thread_cache* cache) noexcept {
+  if (last_used.cache == cache) {
+    check_in(last_used, last_used_top);
+    return cache;
+  }
+  for (std::size_t i = 0; i != parked_count; ++i) {
+    if (parked[i].stamp != 0 && parked[i].cache == cache) check_in(parked[i], parked_tops[i]);
+  }
+  park_current();
   last_used.cache = cache;
   return cache;
 }
@@ -109,6 +164,40 @@ inline thread_cache* make_current(thread_cache* cache) noexcept {
 inline void check_out_current(std::uint64_t stamp) noexcept {
   last_used.cache->check_out(last_used_top, last_used.base, last_used.limit);
   last_used.stamp = stamp;
+}
+
+// The slow paths' first try: the parked cache of the pool stamped `stamp`. Every promote_after-th use
+// of a parked cache makes it the current one, so that a thread that has gone back to one pool gets the
+// fast path back.
+inline constexpr unsigned promote_after = 64;
+OWN_PROCESS_WIDE inline thread_local unsigned parked_uses = 0;
+inline void promote(std::size_t i) noexcept {
+  if (++parked_uses != promote_after) return;
+  parked_uses = 0;
+  const current_cache moving = parked[i];
+  if (!check_in(parked[i], parked_tops[i])) return;
+  park_current();
+  last_used.cache = moving.cache;
+  check_out_current(moving.stamp);
+}
+inline bool pop_parked(std::uint64_t stamp, void*& block) noexcept {
+  const std::size_t i = find_parked(stamp);
+  if (i == parked_count || !pop_from(parked[i], parked_tops[i], stamp, block)) return false;
+  promote(i);
+  return true;
+}
+inline bool push_parked(std::uint64_t stamp, void* block) noexcept {
+  const std::size_t i = find_parked(stamp);
+  if (i == parked_count || !push_to(parked[i], parked_tops[i], stamp, block)) return false;
+  promote(i);
+  return true;
+}
+
+// Thread exit: checks every cache in, current and parked.
+inline void check_in_all() noexcept {
+  check_in(last_used, last_used_top);
+  last_used.cache = nullptr;
+  for (std::size_t i = 0; i != parked_count; ++i) check_in(parked[i], parked_tops[i]);
 }
 
 // Makes `entry` the current cache and the one the table finds first.
@@ -134,7 +223,7 @@ class thread_cache_list {
 
   ~thread_cache_list() {
     thread_caches_gone = true;
-    make_current(nullptr);
+    check_in_all();
     std::fill(std::begin(cache_slots), std::end(cache_slots), cache_slot{0, nullptr});
     for (const cache_slot& entry : caches_) {
       thread_cache* cache = entry.cache;
@@ -174,9 +263,10 @@ class thread_cache_list {
       }
       cache_slot& slot = cache_slots[entry.pool_id % cache_slot_count];
       if (slot.cache == entry.cache) slot = {0, nullptr};
-      if (last_used.cache == entry.cache) {
-        last_used.stamp = 0;  // nothing to check in: the pool has taken the magazines back
-        last_used.cache = nullptr;
+      // Nothing to check in: the pool has taken the magazines back.
+      if (last_used.cache == entry.cache) last_used = current_cache{0, nullptr, nullptr, nullptr};
+      for (current_cache& p : parked) {
+        if (p.cache == entry.cache) p = current_cache{0, nullptr, nullptr, nullptr};
       }
       delete entry.cache;
       return true;
