@@ -11,6 +11,7 @@
 #include <memory_resource>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <thread>
 #include <vector>
@@ -295,6 +296,184 @@ TEST(concurrent_pool, a_parked_cache_of_an_idle_thread_is_counted) {
   counted.open();
   user.join();
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
+// Races between a thread moving a pool's cache to a parked slot and another thread acting on that
+// pool, which no thread is using then. Each round: `prepare()` (main thread) gives the pool p; the
+// owner thread fills its cache of p (p's cache current, holding blocks, none in use), then uses q,
+// which parks p's cache, while the main thread calls `act(p)`: release, count or destroy.
+// (From the review of the parked slots: each of the three failed before the move took the cache's
+// mutex.)
+template <class Prepare, class Act>
+void race_against_parking(long rounds, Prepare prepare, Act act) {
+  own::concurrent_pool q(32);
+  std::atomic<own::concurrent_pool*> handed{nullptr};
+  std::atomic<long> filled{-1};
+  auto jitter = [](std::minstd_rand& rng) {  // a few dozen cycles at random, to move the race window
+    for (unsigned n = rng() % 64; n != 0; --n) std::atomic_signal_fence(std::memory_order_seq_cst);
+  };
+  std::thread owner([&] {
+    std::minstd_rand rng(1);
+    for (long round = 0; round < rounds; ++round) {
+      own::concurrent_pool* p;
+      while ((p = handed.exchange(nullptr, std::memory_order_acquire)) == nullptr) {
+      }
+      void* blocks[4];
+      for (void*& b : blocks) {
+        b = p->allocate();
+        std::memset(b, 0x5a, 32);  // a block of a released chunk would be a use after free
+      }
+      for (void* b : blocks) p->deallocate(b);
+      q.release();  // so that q's next use makes its cache current again, parking p's
+      filled.store(round, std::memory_order_release);
+      jitter(rng);
+      q.deallocate(q.allocate());
+    }
+  });
+  std::minstd_rand rng(2);
+  for (long round = 0; round < rounds; ++round) {
+    own::concurrent_pool* p = prepare();
+    handed.store(p, std::memory_order_release);
+    while (filled.load(std::memory_order_acquire) != round) {
+    }
+    jitter(rng);
+    act(*p);
+  }
+  owner.join();
+}
+
+constexpr long parking_race_rounds = 50000;
+
+TEST(concurrent_pool, released_while_a_thread_parks_its_cache) {
+  own::concurrent_pool p(32);
+  race_against_parking(parking_race_rounds, [&] { return &p; }, [](own::concurrent_pool& pool) { pool.release(); });
+}
+
+TEST(concurrent_pool, counted_while_a_thread_parks_its_cache) {
+  own::concurrent_pool p(32);
+  long wrong = 0;
+  race_against_parking(
+      parking_race_rounds,
+      [&] {
+        p.release();  // p's next use makes its cache current again
+        return &p;
+      },
+      [&](own::concurrent_pool& pool) { wrong += pool.statistics().blocks_in_use != 0; });
+  EXPECT_EQ(wrong, 0) << "statistics() of an idle pool was wrong " << wrong << " times";
+}
+
+TEST(concurrent_pool, destroyed_while_a_thread_parks_its_cache) {
+  std::unique_ptr<own::concurrent_pool> p;
+  race_against_parking(
+      parking_race_rounds,
+      [&] {
+        p = std::make_unique<own::concurrent_pool>(32);
+        return p.get();
+      },
+      [&](own::concurrent_pool&) { p.reset(); });  // checked mode aborts if it miscounts the blocks in use
+}
+
+// One thread, a random walk over more pools than it keeps checked out: allocate, free, release,
+// destroy and rebuild, with exact statistics and no block given out twice.
+TEST(concurrent_pool, random_walk_over_many_pools_on_one_thread) {
+  constexpr int pool_count = 12;
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  std::unique_ptr<own::concurrent_pool> pools[pool_count];
+  std::vector<void*> held[pool_count];
+  std::set<void*> live;
+  for (auto& p : pools) p = std::make_unique<own::concurrent_pool>(32, options);
+  std::minstd_rand rng(7);
+  for (int step = 0; step < 100000; ++step) {
+    const int i = static_cast<int>(rng() % (step % 1000 < 500 ? 3 : pool_count));  // 3 pools, then 12
+    const unsigned op = rng() % 1000;
+    if (op < 2) {  // release, or destroy and rebuild
+      for (void* b : held[i]) {
+        live.erase(b);
+        if (op != 0) pools[i]->deallocate(b);
+      }
+      held[i].clear();
+      if (op == 0) {
+        pools[i]->release();
+      } else {
+        pools[i] = std::make_unique<own::concurrent_pool>(32, options);
+      }
+    } else if (op < 500 && held[i].size() < 40) {
+      void* b = pools[i]->allocate();
+      ASSERT_TRUE(live.insert(b).second) << "given out twice, step " << step;
+      std::memset(b, i, 32);
+      held[i].push_back(b);
+    } else if (!held[i].empty()) {
+      const std::size_t k = rng() % held[i].size();
+      void* b = held[i][k];
+      held[i][k] = held[i].back();
+      held[i].pop_back();
+      ASSERT_EQ(*static_cast<unsigned char*>(b), static_cast<unsigned char>(i));
+      live.erase(b);
+      pools[i]->deallocate(b);
+    }
+    if (step % 97 == 0) {
+      for (int j = 0; j < pool_count; ++j) ASSERT_EQ(pools[j]->statistics().blocks_in_use, held[j].size()) << step;
+    }
+  }
+  for (int j = 0; j < pool_count; ++j) {
+    for (void* b : held[j]) pools[j]->deallocate(b);
+    EXPECT_EQ(pools[j]->statistics().blocks_in_use, 0u);
+  }
+}
+
+// A refill that throws for a pool whose cache was parked and empty: the cache stays checked in, the
+// other pool keeps working (through promotions), and the pool works again afterwards.
+TEST(concurrent_pool, a_throwing_refill_of_a_parked_cache) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  options.initial_chunk_blocks = 4;
+  own::concurrent_pool a(32, options, &upstream);
+  own::concurrent_pool b(32, options);
+  std::vector<void*> held_a;
+  for (int i = 0; i < 4; ++i) held_a.push_back(a.allocate());  // a's chunk and cache exhausted
+  void* x = b.allocate();                                       // a's cache parked, empty
+  log.throw_at = log.attempts + 1;
+  EXPECT_THROW((void)a.allocate(), std::bad_alloc);
+  log.throw_at = 0;
+  for (int i = 0; i < 1000; ++i) b.deallocate(b.allocate());
+  EXPECT_EQ(a.statistics().blocks_in_use, 4u);
+  for (int i = 0; i < 20; ++i) {
+    held_a.push_back(a.allocate());
+    b.deallocate(b.allocate());
+  }
+  EXPECT_EQ(a.statistics().blocks_in_use, 24u);
+  b.deallocate(x);
+  for (void* p : held_a) a.deallocate(p);
+  EXPECT_EQ(a.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(b.statistics().blocks_in_use, 0u);
+}
+
+// thread_local destructors that use three pools in turn, one run before and one after the thread's
+// cache list is destroyed: the counts are exact afterwards.
+struct uses_pools_at_exit {
+  own::concurrent_pool* pools[3] = {};
+  ~uses_pools_at_exit() {
+    if (!pools[0]) return;
+    for (int round = 0; round < 200; ++round) {
+      for (auto* p : pools) p->deallocate(p->allocate());
+    }
+  }
+};
+TEST(concurrent_pool, thread_local_destructors_use_pools_around_the_cache_list) {
+  own::concurrent_pool pools[3] = {own::concurrent_pool(32), own::concurrent_pool(64), own::concurrent_pool(128)};
+  on_another_thread([&] {
+    static thread_local uses_pools_at_exit before;  // constructed before the list: destroyed after it
+    for (int i = 0; i < 3; ++i) before.pools[i] = &pools[i];
+    for (int round = 0; round < 100; ++round) {
+      for (auto& p : pools) p.deallocate(p.allocate());
+    }
+    static thread_local uses_pools_at_exit after;  // destroyed before the list
+    for (int i = 0; i < 3; ++i) after.pools[i] = &pools[2 - i];
+  });
+  for (auto& p : pools) EXPECT_EQ(p.statistics().blocks_in_use, 0u);
 }
 
 TEST(concurrent_pool, statistics) {

@@ -9,7 +9,8 @@
 // lock and no read-modify-write. The fields that say how many blocks the cache holds are atomics so
 // that statistics() may read them from other threads (relaxed loads and stores: plain moves), and
 // `top_` also for the check-in below (a CAS). `mutex` guards the two lifetime flags, for the race
-// between the owner's exit and the pool's destruction (see thread_cache_registry.hpp).
+// between the owner's exit and the pool's destruction (see thread_cache_registry.hpp), and orders the
+// pool side's forget() and counts against the owner's moves of the cache (below).
 //
 // Checked out: the fast paths keep the loaded magazine's top in the owner's thread-local
 // `last_used_top`, and its base and limit in `last_used` (or, for a parked cache, in a slot of
@@ -21,9 +22,11 @@
 // is. The owner checks the cache back in (a CAS of nullptr to its top) before any slow-path work,
 // and when it moves the cache between its thread-local slots or evicts it from them. The pool side
 // never writes the owner's thread-local storage: release() and destruction only store a new top
-// here, which makes the owner's check-in fail (its copy is stale); the owner's fast path no longer
-// matches either: release() gives the pool a new stamp, and a destroyed pool's stamp is never given
-// to another pool (see thread_cache_registry.hpp).
+// here, under `mutex`, which makes the owner's check-in fail (its copy is stale); the owner's fast
+// path no longer matches either: release() gives the pool a new stamp, and a destroyed pool's stamp
+// is never given to another pool (see thread_cache_registry.hpp). The owner moves a cache between
+// its slots only under `mutex` too, so that such a store never falls between that check-in and the
+// check-out after it.
 #pragma once
 
 #include <atomic>

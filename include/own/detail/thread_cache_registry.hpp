@@ -129,18 +129,25 @@ inline bool check_in(current_cache& slot, std::atomic<void**>& top) noexcept {
 }
 
 // Moves the current cache, if one is checked out, to a parked slot: checked in, then out again there.
+// The thread is not using that cache's pool now, so on another thread the pool may meanwhile forget
+// the cache's blocks (release(), destruction) or count them (statistics()); all three hold the
+// cache's mutex, and so does the move, so that none of them falls between its check-in and check-out
+// (a forget() there would be overwritten, and its stale top checked in later). Called with no lock
+// held.
 inline void park_current() noexcept {
   if (last_used.stamp == 0) return;
+  thread_cache* const cache = last_used.cache;
+  const std::uint64_t stamp = last_used.stamp;
+  std::lock_guard<std::mutex> lock(cache->mutex);
+  if (!check_in(last_used, last_used_top)) return;  // its top was stale
   std::size_t i = find_parked(0);
   if (i == parked_count) {
     i = next_parked_eviction;
     next_parked_eviction = (i + 1) % parked_count;
     check_in(parked[i], parked_tops[i]);
   }
-  const std::uint64_t stamp = last_used.stamp;
-  if (!check_in(last_used, last_used_top)) return;  // its top was stale
-  parked[i].cache = last_used.cache;
-  parked[i].cache->check_out(parked_tops[i], parked[i].base, parked[i].limit);
+  parked[i].cache = cache;
+  cache->check_out(parked_tops[i], parked[i].base, parked[i].limit);
   parked[i].stamp = stamp;
 }
 
@@ -152,7 +159,10 @@ inline thread_cache* make_current(thread_cache* cache) noexcept {
     return cache;
   }
   for (std::size_t i = 0; i != parked_count; ++i) {
-    if (parked[i].stamp != 0 && parked[i].cache == cache) check_in(parked[i], parked_tops[i]);
+    if (parked[i].stamp != 0 && parked[i].cache == cache) {
+      check_in(parked[i], parked_tops[i]);
+      break;
+    }
   }
   park_current();
   last_used.cache = cache;
@@ -167,8 +177,8 @@ inline void check_out_current(std::uint64_t stamp) noexcept {
 }
 
 // The slow paths' first try: the parked cache of the pool stamped `stamp`. Every promote_after-th use
-// of a parked cache makes it the current one, so that a thread that has gone back to one pool gets the
-// fast path back.
+// of a parked cache (of any pool: one count per thread) makes the cache used then the current one, so
+// that a thread that has gone back to one pool gets the fast path back.
 inline constexpr unsigned promote_after = 64;
 OWN_PROCESS_WIDE inline thread_local unsigned parked_uses = 0;
 inline void promote(std::size_t i) noexcept {
@@ -197,7 +207,10 @@ inline bool push_parked(std::uint64_t stamp, void* block) noexcept {
 inline void check_in_all() noexcept {
   check_in(last_used, last_used_top);
   last_used.cache = nullptr;
-  for (std::size_t i = 0; i != parked_count; ++i) check_in(parked[i], parked_tops[i]);
+  for (std::size_t i = 0; i != parked_count; ++i) {
+    check_in(parked[i], parked_tops[i]);
+    parked[i].cache = nullptr;
+  }
 }
 
 // Makes `entry` the current cache and the one the table finds first.
@@ -302,18 +315,7 @@ class cache_registry {
     if (thread_cache* cache = list.find(pool_id_)) return cache;
     list.drop_dead();
     list.make_room_for_one();
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (thread_cache* cache = head_; cache; cache = cache->next) {
-      std::lock_guard<std::mutex> cache_lock(cache->mutex);
-      if (!cache->thread_attached) {
-        cache->thread_attached = true;
-        return list.add(pool_id_, cache);
-      }
-    }
-    thread_cache* cache = new_cache();
-    cache->next = head_;
-    head_ = cache;
-    return list.add(pool_id_, cache);
+    return list.add(pool_id_, attach_cache());  // with no lock held: add() parks the current cache
   }
 
   // Pool destruction: forgets every cache (see the top of this file). Returns the blocks they held.
@@ -370,6 +372,23 @@ class cache_registry {
   std::mutex& mutex() const noexcept { return mutex_; }
 
  private:
+  // An exited thread's cache, adopted, else a new one: attached to the calling thread. Throws what
+  // new_cache() throws, changing nothing.
+  thread_cache* attach_cache() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (thread_cache* cache = head_; cache; cache = cache->next) {
+      std::lock_guard<std::mutex> cache_lock(cache->mutex);
+      if (!cache->thread_attached) {
+        cache->thread_attached = true;
+        return cache;
+      }
+    }
+    thread_cache* cache = new_cache();
+    cache->next = head_;
+    head_ = cache;
+    return cache;
+  }
+
   // A cache with two empty magazines. Throws what upstream throws, leaving nothing behind.
   thread_cache* new_cache() {
     struct magazine_holder {
