@@ -476,6 +476,34 @@ TEST(concurrent_pool, thread_local_destructors_use_pools_around_the_cache_list) 
   for (auto& p : pools) EXPECT_EQ(p.statistics().blocks_in_use, 0u);
 }
 
+// A pool whose upstream is another concurrent pool: its slow paths (refill, make_room, reserve,
+// registration) call upstream, which uses the other pool on this thread and makes that pool's cache
+// current meanwhile; the outer slow path must still check out its own cache.
+TEST(concurrent_pool, upstream_that_is_a_concurrent_pool_used_on_the_same_thread) {
+  own::concurrent_pool outer_upstream(4096);
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  options.initial_chunk_blocks = 4;
+  options.growth = own::pool_growth::constant;  // every chunk and magazine a trip to outer_upstream
+  own::concurrent_pool pool(16, options, &outer_upstream);
+  std::vector<void*> blocks;
+  for (int round = 0; round < 3; ++round) {
+    pool.reserve(blocks.size() + 100);
+    for (int i = 0; i < 2000; ++i) {
+      blocks.push_back(pool.allocate());
+      std::memset(blocks.back(), round, 16);
+    }
+    EXPECT_EQ(pool.statistics().blocks_in_use, blocks.size());
+    for (std::size_t i = 0; i < blocks.size(); i += 2) pool.deallocate(blocks[i]);
+    std::vector<void*> kept;
+    for (std::size_t i = 1; i < blocks.size(); i += 2) kept.push_back(blocks[i]);
+    blocks = kept;
+    EXPECT_EQ(pool.statistics().blocks_in_use, blocks.size());
+  }
+  for (void* b : blocks) pool.deallocate(b);
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
 TEST(concurrent_pool, statistics) {
   own::pool_options options;
   options.thread_cache_blocks = 8;

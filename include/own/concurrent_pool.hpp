@@ -7,6 +7,9 @@
 // block. So a producer/consumer pipeline (allocate on A, deallocate on B) costs each side a
 // thread-local push or pop plus a share of one mutex trip per magazine, and the consumer never
 // writes into the blocks it frees.
+// A thread keeps the caches of up to eight pools at hand, so that using several in turn (the size
+// classes of a concurrent_multipool, the stages of a pipeline) stays cheap: the pool used last takes
+// the inline fast path, the others an out-of-line search; beyond eight, switching costs a CAS.
 // A thread's cached blocks go back to the pool when the thread exits, and the pool may be destroyed
 // while threads that used it are still running (see detail/thread_cache_registry.hpp).
 //
@@ -91,7 +94,13 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
 
   // Thread-safe. Makes sure `blocks` more blocks can be handed out without upstream allocation (not
   // counting blocks in thread caches). Throws what upstream throws; the pool is then unchanged.
-  void reserve(std::size_t blocks) { depot_.reserve(blocks); }
+  void reserve(std::size_t blocks) {
+    // Upstream may use a concurrent pool on this thread, whose slow path parks the current cache
+    // under that cache's mutex: not while this pool's depot mutex is held (statistics() takes the two
+    // in the other order), so it is parked now.
+    detail::park_current();
+    depot_.reserve(blocks);
+  }
 
   // Returns every chunk upstream and empties every thread cache: all blocks become invalid.
   // Precondition: no other thread is using the pool during the call.
@@ -136,7 +145,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
     if (detail::thread_cache* cache = registry_.this_thread()) {
       // If refill() throws, the cache stays checked in, and the next call comes here again.
       if (cache->loaded_empty()) cache->refill();
-      detail::check_out_current(stamp_);
+      detail::check_out_current(cache, stamp_);
       detail::pop_last_used(stamp_, block);  // cannot miss: checked out for this pool, not empty
     } else {  // an exiting thread: no cache any more
       block = depot_.take_one();
@@ -154,7 +163,7 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
     }
     if (cache) {
       if (cache->loaded_full()) cache->make_room();
-      detail::check_out_current(stamp_);
+      detail::check_out_current(cache, stamp_);
       detail::push_last_used(stamp_, block);  // cannot miss: checked out for this pool, not full
       return;
     }

@@ -133,7 +133,8 @@ inline bool check_in(current_cache& slot, std::atomic<void**>& top) noexcept {
 // the cache's blocks (release(), destruction) or count them (statistics()); all three hold the
 // cache's mutex, and so does the move, so that none of them falls between its check-in and check-out
 // (a forget() there would be overwritten, and its stale top checked in later). Called with no lock
-// held.
+// held, or only a registry's mutex (when upstream, called by a registration, uses a concurrent pool on
+// this thread): locks are taken registry, then cache, then depot, on every path.
 inline void park_current() noexcept {
   if (last_used.stamp == 0) return;
   thread_cache* const cache = last_used.cache;
@@ -149,6 +150,7 @@ inline void park_current() noexcept {
   parked[i].cache = cache;
   cache->check_out(parked_tops[i], parked[i].base, parked[i].limit);
   parked[i].stamp = stamp;
+  last_used.cache = nullptr;  // a cache is in one slot at most
 }
 
 // Makes `cache` the current cache, checked in for the caller's slow-path work (from a parked slot if
@@ -169,10 +171,12 @@ inline thread_cache* make_current(thread_cache* cache) noexcept {
   return cache;
 }
 
-// After the slow path's work: checks the current cache out to the fast paths of the pool stamped
-// `stamp`.
-inline void check_out_current(std::uint64_t stamp) noexcept {
-  last_used.cache->check_out(last_used_top, last_used.base, last_used.limit);
+// After the slow path's work on `cache` (checked in): checks it out as the current cache, to the fast
+// paths of the pool stamped `stamp`. That work may have called upstream, which may have used another
+// concurrent pool on this thread and made that pool's cache current meanwhile.
+inline void check_out_current(thread_cache* cache, std::uint64_t stamp) noexcept {
+  if (last_used.cache != cache) make_current(cache);
+  cache->check_out(last_used_top, last_used.base, last_used.limit);
   last_used.stamp = stamp;
 }
 
@@ -185,10 +189,7 @@ inline void promote(std::size_t i) noexcept {
   if (++parked_uses != promote_after) return;
   parked_uses = 0;
   const current_cache moving = parked[i];
-  if (!check_in(parked[i], parked_tops[i])) return;
-  park_current();
-  last_used.cache = moving.cache;
-  check_out_current(moving.stamp);
+  if (check_in(parked[i], parked_tops[i])) check_out_current(moving.cache, moving.stamp);
 }
 inline bool pop_parked(std::uint64_t stamp, void*& block) noexcept {
   const std::size_t i = find_parked(stamp);
