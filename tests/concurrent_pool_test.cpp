@@ -20,6 +20,7 @@
 #include <own/detail/allocator_adapter.hpp>
 
 #include "pool_test_support.hpp"
+#include "stress.hpp"
 #include "test_allocator.hpp"
 
 namespace {
@@ -316,8 +317,7 @@ void race_against_parking(long rounds, Prepare prepare, Act act) {
     std::minstd_rand rng(1);
     for (long round = 0; round < rounds; ++round) {
       own::concurrent_pool* p;
-      while ((p = handed.exchange(nullptr, std::memory_order_acquire)) == nullptr) {
-      }
+      while ((p = handed.exchange(nullptr, std::memory_order_acquire)) == nullptr) std::this_thread::yield();
       void* blocks[4];
       for (void*& b : blocks) {
         b = p->allocate();
@@ -334,15 +334,16 @@ void race_against_parking(long rounds, Prepare prepare, Act act) {
   for (long round = 0; round < rounds; ++round) {
     own::concurrent_pool* p = prepare();
     handed.store(p, std::memory_order_release);
-    while (filled.load(std::memory_order_acquire) != round) {
-    }
+    while (filled.load(std::memory_order_acquire) != round) std::this_thread::yield();
     jitter(rng);
     act(*p);
   }
   owner.join();
 }
 
-constexpr long parking_race_rounds = 50000;
+// Scaled down by OWN_STRESS_SCALE (valgrind runs threads one at a time, and the rounds hand over
+// between the two threads).
+const long parking_race_rounds = own_test::scaled(50000);
 
 TEST(concurrent_pool, released_while_a_thread_parks_its_cache) {
   own::concurrent_pool p(32);
@@ -384,7 +385,8 @@ TEST(concurrent_pool, random_walk_over_many_pools_on_one_thread) {
   std::set<void*> live;
   for (auto& p : pools) p = std::make_unique<own::concurrent_pool>(32, options);
   std::minstd_rand rng(7);
-  for (int step = 0; step < 100000; ++step) {
+  const long steps = own_test::scaled(100000);
+  for (long step = 0; step < steps; ++step) {
     const int i = static_cast<int>(rng() % (step % 1000 < 500 ? 3 : pool_count));  // 3 pools, then 12
     const unsigned op = rng() % 1000;
     if (op < 2) {  // release, or destroy and rebuild
@@ -860,7 +862,7 @@ TEST(concurrent_pool, declares_its_allocator_for_own_allocating_functions) {
 // one pool, then with two used in turn (so each thread keeps one cache parked, and promotes it now
 // and then).
 TEST(concurrent_pool, stress_two_threads_with_cross_thread_frees) {
-  constexpr int operations_per_thread = 500000;
+  const long operations_per_thread = own_test::scaled(500000);
   for (const std::size_t pool_count : {1, 2}) {
     allocation_log log;
     test_resource upstream(&log);
