@@ -143,7 +143,6 @@ const own_bench::registration rows([] {
       benchmark::DoNotOptimize(p);
     }
   });
-  // Moves between two slots the optimiser must keep in memory, as in a queue or a container.
   add("exp7/managed_create_destroy/floor", [](benchmark::State& s) {
     item_stack stack(16);
     for (auto _ : s) {
@@ -151,6 +150,7 @@ const own_bench::registration rows([] {
       benchmark::DoNotOptimize(p);
     }
   });
+  // Moves between two slots the optimiser must keep in memory, as in a queue or a container.
   add("exp7/managed_move/std", [](benchmark::State& s) {
     item_stack stack(16);
     the_stack = &stack;

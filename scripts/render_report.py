@@ -25,8 +25,9 @@ Row-naming convention (the benchmarks in bench/*.cpp follow it):
   machine.
 
   Runs with another allocator (JSON context "allocator" other than glibc) rename impl "std" to
-  "std+<allocator>" (and exp6's "own_pool" hand-off row, also run there, to "own_pool+<allocator>"). A row whose benchmark stopped with an error "not yet available: <header> (issue
-  open)" is listed as such: its own counterpart has not landed yet.
+  "std+<allocator>" (and exp6's "own_pool" hand-off row, also run there, to "own_pool+<allocator>").
+  A row whose benchmark stopped with an error "not yet available: <header> (issue open)" is listed
+  as such: its own counterpart has not landed yet.
 
 Values are the median of the repetitions (Google Benchmark's "median" aggregate), in ns per operation;
 the repetitions of all rows of an executable run interleaved in random order, so that a slow spell
