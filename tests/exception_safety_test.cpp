@@ -358,6 +358,31 @@ TEST_F(ExceptionSafety, LocalSharedPtrGroupsAreStrongOrDisposeThePointer) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A thread's first use of a concurrent_pool registers the thread (a cache, and an entry in the
+// thread's list of caches). When the pool's upstream is another concurrent_pool that the thread has
+// not used yet, making the first cache registers the thread with the second pool inside the first
+// registration. A failure anywhere in the pair throws, and the first registration's entry can still
+// be added: it must not have been spent on the nested one (std::terminate, in a noexcept add).
+
+TEST_F(ExceptionSafety, NestedThreadRegistrationWithConcurrentPools) {
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  options.initial_chunk_blocks = 4;
+  const auto first_use = [&] {
+    on_fresh_thread([&] {  // the thread's list of caches starts empty, and must grow
+      own::concurrent_pool upstream(1024);
+      own::concurrent_pool pool(16, options, &upstream);
+      void* block = pool.allocate();
+      pool.deallocate(block);
+    });
+  };
+  // The thread; for `upstream`, two magazines, the cache, the list's room and a chunk; for `pool`
+  // (its magazines and chunk come from `upstream`), the cache and the list's room: eight failure
+  // points, then a clean run.
+  EXPECT_NEW_FAILURE_RUNS(9, first_use);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Object pools: construction, and every acquisition that grows, fail without changing the pool;
 // so do throwing creators.
 

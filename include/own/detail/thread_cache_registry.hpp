@@ -315,8 +315,17 @@ class cache_registry {
     thread_cache_list& list = this_thread_cache_list();
     if (thread_cache* cache = list.find(pool_id_)) return cache;
     list.drop_dead();
-    list.make_room_for_one();
-    return list.add(pool_id_, attach_cache());  // with no lock held: add() parks the current cache
+    // The cache before the list's room for it: making a cache calls upstream, which may be another
+    // concurrent pool that this thread uses for the first time, and that registration would take a
+    // room made before it.
+    thread_cache* const cache = attach_cache();
+    try {
+      list.make_room_for_one();
+    } catch (...) {
+      detach_cache(cache);
+      throw;
+    }
+    return list.add(pool_id_, cache);  // with no lock held: add() parks the current cache
   }
 
   // Pool destruction: forgets every cache (see the top of this file). Returns the blocks they held.
@@ -388,6 +397,12 @@ class cache_registry {
     cache->next = head_;
     head_ = cache;
     return cache;
+  }
+
+  // Undoes attach_cache(): the cache stays in the registry, for a thread to adopt.
+  void detach_cache(thread_cache* cache) noexcept {
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    cache->thread_attached = false;
   }
 
   // A cache with two empty magazines. Throws what upstream throws, leaving nothing behind.
