@@ -508,6 +508,27 @@ TEST(ManagedPtrConversion, HousingFailureLeavesTheManagedPtrOwning) {
   EXPECT_EQ(tracked::live(), 0);
 }
 
+// As from a unique_ptr: the housed object's enable_shared_from_this base learns its owner.
+struct self_aware : own::enable_shared_from_this<self_aware>, tracked {
+  explicit self_aware(int v) : tracked(v) {}
+};
+
+TEST(ManagedPtrConversion, HousedObjectIsHookedToEnableSharedFromThis) {
+  own::managed_ptr<self_aware> m(new self_aware(1));
+  EXPECT_THROW(m->shared_from_this(), std::bad_weak_ptr);
+  own::shared_ptr<self_aware> s = std::move(m);
+  own::shared_ptr<self_aware> self = s->shared_from_this();
+  EXPECT_TRUE(self.owner_equal(s));
+  EXPECT_EQ(s.use_count(), 2);
+  own::managed_ptr<tracked> base = s;  // a round trip through a base keeps the hook as it is
+  own::shared_ptr<tracked> back = std::move(base);
+  EXPECT_TRUE(back.owner_equal(self));
+  s.reset();
+  self.reset();
+  back.reset();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
 TEST(ManagedPtrConversion, MakeManagedConvertsToSharedForFree) {
   allocation_log log;
   auto m = own::allocate_managed<tracked>(test_allocator<tracked>(&log), 3);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cassert>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -262,6 +263,58 @@ TYPED_TEST(ObjectPoolTest, UpstreamFailureLeavesThePoolUnchanged) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// enable_shared_from_this: acquire_shared() hooks the object as make_shared would; an object that
+// comes back lets go of the hook, which keeps neither its slot nor another owner's control block.
+
+struct session : own::enable_shared_from_this<session> {
+  int requests = 0;
+};
+
+template <template <class> class Pool>
+void shared_from_this_of_pooled_objects() {
+  Pool<session> pool(1, own::fixed_capacity);
+  for (int round = 0; round < 3; ++round) {  // the same object, hooked afresh each time
+    own::shared_ptr<session> s = pool.acquire_shared();
+    own::shared_ptr<session> self = s->shared_from_this();
+    EXPECT_TRUE(self.owner_equal(s));
+    EXPECT_EQ(s.use_count(), 2);
+    s.reset();
+    EXPECT_EQ(pool.available(), 0u);
+    self.reset();
+    EXPECT_EQ(pool.available(), 1u) << "round " << round;
+  }
+  {  // acquire(): no shared owner, as for any object no shared_ptr owns
+    own::managed_ptr<session> m = pool.acquire();
+    EXPECT_THROW(m->shared_from_this(), std::bad_weak_ptr);
+    EXPECT_TRUE(m->weak_from_this().expired());
+  }
+  allocation_log log;
+  {  // a managed_ptr made a shared_ptr is housed, and hooked to its housing block
+    own::shared_ptr<session> housed(pool.acquire(), own_test::test_allocator<int>(&log));
+    EXPECT_TRUE(housed->shared_from_this().owner_equal(housed));
+    own::managed_ptr<session> m = housed;  // and back, through the same block
+    own::shared_ptr<session> back = std::move(m);
+    EXPECT_TRUE(back->shared_from_this().owner_equal(housed));
+  }
+  EXPECT_EQ(pool.available(), 1u);
+  EXPECT_EQ(log.blocks_in_use(), 0);  // the housing block went with its last reference
+  own::weak_ptr<session> kept;
+  {
+    own::shared_ptr<session> s = pool.acquire_shared();
+    kept = s->weak_from_this();
+    EXPECT_TRUE(own::shared_ptr<session>(kept).owner_equal(s));
+  }
+  EXPECT_EQ(pool.available(), 0u);  // a weak_ptr the user kept holds the slot, as any weak_ptr does
+  kept.reset();
+  EXPECT_EQ(pool.available(), 1u);
+}
+
+TEST(ObjectPool, SharedFromThisOfPooledObjects) { shared_from_this_of_pooled_objects<own::object_pool>(); }
+TEST(ConcurrentObjectPool, SharedFromThisOfPooledObjects) {
+  shared_from_this_of_pooled_objects<own::concurrent_object_pool>();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Threads (TSan in CI): objects made on one thread and dropped on another, and both threads using
 // the pool at once.
 
@@ -309,6 +362,39 @@ TEST(ConcurrentObjectPool, MadeOnOneThreadDroppedOnAnother) {
   }
   done = true;
   EXPECT_LE(pool.capacity(), 2048u);  // objects came back and were reused
+}
+
+TEST(ConcurrentObjectPool, SharedFromThisAcrossThreads) {
+  // Each thread hooks objects through acquire_shared() and shared_from_this(), and drops owners that
+  // either thread made: the last owner's thread lets go of the hook, the next acquirer hooks afresh.
+  own::concurrent_object_pool<session> pool(8, own::fixed_capacity);
+  std::mutex mutex;
+  std::vector<own::shared_ptr<session>> passed;
+  auto work = [&] {
+    for (int i = 0; i < 20000; ++i) {
+      own::shared_ptr<session> s = pool.acquire_shared();
+      own::shared_ptr<session> self = s->shared_from_this();
+      ++self->requests;
+      s.reset();
+      own::shared_ptr<session> other;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        passed.push_back(std::move(self));
+        if (passed.size() > 2) {
+          other = std::move(passed.front());
+          passed.erase(passed.begin());
+        }
+      }
+      if (other) {
+        EXPECT_TRUE(other->shared_from_this().owner_equal(other));
+      }
+    }
+  };
+  std::thread a(work), b(work);
+  a.join();
+  b.join();
+  passed.clear();
+  EXPECT_EQ(pool.available(), 8u);
 }
 
 // ---------------------------------------------------------------------------------------------

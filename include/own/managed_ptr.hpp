@@ -405,9 +405,13 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
     auto&& alloc = adapt_allocator(a);
     block = new_block<housing>(alloc, d, alloc);
   }
-  typename shared_ptr<T>::element_type* p = r.get();
+  Y* const p = r.get();
   managed_access::detach(r);
-  return shared_access::adopt<T>(p, block);
+  shared_ptr<T> result = shared_access::adopt<T>(p, block);
+  // As from a unique_ptr: a housed object's enable_shared_from_this base, if it has one, now knows
+  // its owner (a block given back already is its owner).
+  if (block != nullptr) shared_access::enable_shared_from_this(result, p);
+  return result;
 }
 
 }  // namespace detail

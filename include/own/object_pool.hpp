@@ -26,9 +26,9 @@
 //   assert(pool.available() == 64);                           // both back, reset
 //
 // Objects are made by the creator (default: value-initialised T) and, on their way back, reset by
-// the resetter (default: `t.reset()` if T has one, else nothing), which must not throw. Objects of
-// pooled shared_ptrs are not hooked to enable_shared_from_this (the hook's weak reference would keep
-// the slot out of the pool forever).
+// the resetter (default: `t.reset()` if T has one, else nothing), which must not throw. A T derived
+// from enable_shared_from_this gets its shared_from_this() from acquire_shared(), as from
+// make_shared; the hook is let go when the object comes back, so it keeps nothing out of the pool.
 //
 // Checked mode (OWN_CHECKED): returning an object twice or to a pool that does not own it, and
 // destroying a pool with objects still out, print what happened and abort.
@@ -93,7 +93,9 @@ class basic_object_pool {
   shared_ptr<T> acquire_shared() {
     typename core::slot* s = take_or_throw();
     s->reset_counts();
-    return shared_access::adopt<T>(s->object(), s);
+    shared_ptr<T> result = shared_access::adopt<T>(s->object(), s);
+    shared_access::enable_shared_from_this(result, result.get());
+    return result;
   }
 
   // Objects now in the pool (a snapshot for the concurrent pool), and objects it owns in all.

@@ -93,6 +93,11 @@ struct shared_access {
   static void enable_shared_from_this(shared_ptr<T>& p, Y* raw) noexcept {
     p.enable_shared_from_this_hook(raw);
   }
+  // Lets go of `object`'s enable_shared_from_this hook, if it has one and no shared_ptr owns the
+  // object any more: an object pool taking the object back, for its next owner to hook it afresh
+  // (the hook's weak reference would otherwise keep the last owner's control block).
+  template <class Y>
+  static void forget_shared_from_this(Y& object) noexcept;  // defined after enable_shared_from_this
   // Empties `p` without releasing its reference, which passes to the caller.
   template <class T>
   static control_block* detach(shared_ptr<T>& p) noexcept {
@@ -516,8 +521,18 @@ class enable_shared_from_this {
  private:
   template <class>
   friend class shared_ptr;
+  friend struct detail::shared_access;
   mutable weak_ptr<T> weak_this_;
 };
+
+template <class Y>
+void detail::shared_access::forget_shared_from_this([[maybe_unused]] Y& object) noexcept {
+  using target = typename shared_from_this_target<std::remove_cv_t<Y>>::type;
+  if constexpr (!std::is_void_v<target>) {
+    const own::enable_shared_from_this<target>& base = object;  // not the member function of that name
+    if (base.weak_this_.expired()) base.weak_this_.reset();
+  }
+}
 
 // -----------------------------------------------------------------------------------------------
 // Housed objects and arrays

@@ -4,7 +4,9 @@
 // (BDE's shared object pool): acquire_shared() hands the slot out as its own control block, with no
 // allocation; when the last shared reference goes the object is reset, and when the last weak one
 // goes the slot returns to the free list. acquire() hands the object out in a managed_ptr whose
-// manager is the slot (reclaim_managed_object below): no counts touched at all.
+// manager is the slot (reclaim_managed_object below): no counts touched at all. An object that comes
+// back lets go of its enable_shared_from_this hook (its owner is gone), so that the hook's weak
+// reference neither keeps the slot out of the pool nor keeps another owner's control block.
 #pragma once
 
 #include <atomic>
@@ -17,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../shared_ptr.hpp"
 #include "checked.hpp"
 #include "control_block.hpp"
 
@@ -113,6 +116,7 @@ class object_pool_core {
   }
 
   void reset_object(T& object) noexcept {
+    shared_access::forget_shared_from_this(object);
     if (resetter_) {
       resetter_(object);
     } else if constexpr (has_reset_member<T>::value) {
