@@ -218,6 +218,28 @@ TEST(concurrent_pool, two_pools_used_in_turn_keep_their_blocks_apart) {
   }
 }
 
+// The cache parked last is the one the fast paths look at second: after pools a, b, c in turn, b
+// (not a, parked first) is served from the first parked slot, and being served there moves nothing.
+TEST(concurrent_pool, the_pool_used_before_the_current_one_is_parked_first) {
+  std::thread([] {  // a fresh thread: no cache checked out yet
+    own::concurrent_pool a(32), b(32), c(32);
+    void* held[] = {a.allocate(), b.allocate(), c.allocate()};
+    std::atomic<void**>& first = own::detail::parked_tops[0];
+    void** const top = first.load();
+    void* more = b.allocate();
+    EXPECT_EQ(first.load(), top - 1) << "b's block did not come from the first parked slot";
+    b.deallocate(more);
+    EXPECT_EQ(first.load(), top);
+    void* from_c = c.allocate();  // still the current one
+    EXPECT_EQ(first.load(), top);
+    c.deallocate(from_c);
+    a.deallocate(held[0]);
+    b.deallocate(held[1]);
+    c.deallocate(held[2]);
+    EXPECT_EQ(a.statistics().blocks_in_use + b.statistics().blocks_in_use + c.statistics().blocks_in_use, 0u);
+  }).join();
+}
+
 // release() while this thread's cache of the pool is parked: the parked top is stale and must be
 // dropped, not used.
 TEST(concurrent_pool, a_parked_pool_released_then_used_again) {

@@ -8,8 +8,9 @@
 // thread-local push or pop plus a share of one mutex trip per magazine, and the consumer never
 // writes into the blocks it frees.
 // A thread keeps the caches of up to eight pools at hand, so that using several in turn (the size
-// classes of a concurrent_multipool, the stages of a pipeline) stays cheap: the pool used last takes
-// the inline fast path, the others an out-of-line search; beyond eight, switching costs a CAS.
+// classes of a concurrent_multipool, the stages of a pipeline) stays cheap: the pool used last and
+// the one used before it take the inline fast path (the second one compare later), the others an
+// out-of-line search; beyond eight, switching costs a CAS.
 // A thread's cached blocks go back to the pool when the thread exits, and the pool may be destroyed
 // while threads that used it are still running (see detail/thread_cache_registry.hpp).
 //
@@ -75,7 +76,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // then changes nothing.
   [[nodiscard]] void* allocate() {
     void* block;
-    if (OWN_UNLIKELY(!detail::pop_last_used(stamp_, block))) return allocate_slow();
+    if (OWN_UNLIKELY(!detail::pop_last_used(stamp_, block)) && !detail::pop_parked_last(stamp_, block)) {
+      return allocate_slow();
+    }
     depot_.chunks().on_allocate(block);
     return block;
   }
@@ -84,7 +87,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // freed since (checked mode aborts with a message otherwise).
   void deallocate(void* block) noexcept {
     depot_.chunks().on_deallocate(block);
-    if (OWN_UNLIKELY(!detail::push_last_used(stamp_, block))) deallocate_slow(block);
+    if (OWN_UNLIKELY(!detail::push_last_used(stamp_, block)) && !detail::push_parked_last(stamp_, block)) {
+      deallocate_slow(block);
+    }
   }
 
   // The memory_resource calls stay available beside the block calls: a request that fits a block

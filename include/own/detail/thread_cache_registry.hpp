@@ -5,9 +5,10 @@
 //    (`last_used`), whose cache is checked out there (see thread_cache.hpp): one compare, then a pop
 //    or push of the thread-local top. A thread mostly works with one pool at a time, and hashing into
 //    a table cost the hit path a dozen instructions more;
-//  - on a miss, the slow path first looks among the few other caches the thread keeps checked out
-//    (`parked`), so a thread that works with several pools in turn pays an out-of-line call and a
-//    short search, not a CAS;
+//  - on a miss, among the few other caches the thread keeps checked out (`parked`): the fast path
+//    tries the one parked last (the pool used before the current one), the slow path searches the
+//    others, so a thread that works with two pools in turn stays on the fast path, and one that works
+//    with more pays an out-of-line call and a short search, not a CAS;
 //  - the slower path (a cache not checked out, or an empty or full magazine) looks in a small
 //    direct-mapped table of {pool id, cache} slots, then in the thread's list of caches, parks the
 //    current cache and makes the found one current.
@@ -77,16 +78,19 @@ OWN_PROCESS_WIDE inline thread_local bool thread_caches_gone = false;
 
 // Caches checked out besides the current one. A thread that works with several pools in turn (the
 // size classes of a multipool, the stages of a pipeline) keeps each one's cache checked out here, so
-// that a switch costs the slow path's search of these slots, not a check-in (a CAS) and a check-out.
+// that a switch costs a look at these slots, not a check-in (a CAS) and a check-out. The first slot
+// holds the cache parked last, the one used before the current one: the fast paths look there too,
+// inline, so that two pools used in turn both stay on them. The others are searched out of line.
 // A parked cache becomes the current one when its magazine next runs dry or full (the slow path
-// checks it in to refill it anyway), or after some uses (promote below), and the current one is
-// parked in its place; when every slot is taken, the slots are checked in round-robin to make room.
+// checks it in to refill it anyway), or after some uses out of line (promote below), and the current
+// one is parked in the first slot in its place; when every slot is taken, the slots after the first
+// are checked in round-robin to make room.
 inline constexpr std::size_t parked_count = 7;
 OWN_PROCESS_WIDE inline thread_local current_cache parked[parked_count]{};
 OWN_PROCESS_WIDE inline thread_local std::atomic<void**> parked_tops[parked_count]{};
 OWN_PROCESS_WIDE inline thread_local std::size_t next_parked_eviction = 0;
 
-// The parked slot of the pool stamped `stamp` (0: a free slot; never a pool's stamp), or parked_count.
+// The parked slot of the pool stamped `stamp`, or parked_count.
 inline std::size_t find_parked(std::uint64_t stamp) noexcept {
   std::size_t i = 0;
   while (i != parked_count && parked[i].stamp != stamp) ++i;
@@ -119,6 +123,13 @@ inline bool pop_last_used(std::uint64_t stamp, void*& block) noexcept {
 inline bool push_last_used(std::uint64_t stamp, void* block) noexcept {
   return push_to(last_used, last_used_top, stamp, block);
 }
+// The fast paths' second look: the cache parked last.
+inline bool pop_parked_last(std::uint64_t stamp, void*& block) noexcept {
+  return pop_from(parked[0], parked_tops[0], stamp, block);
+}
+inline bool push_parked_last(std::uint64_t stamp, void* block) noexcept {
+  return push_to(parked[0], parked_tops[0], stamp, block);
+}
 
 // Checks the cache checked out in `slot` back in, if there is one, and frees the slot; false if there
 // was none, or its top was stale (see thread_cache::check_in).
@@ -128,29 +139,43 @@ inline bool check_in(current_cache& slot, std::atomic<void**>& top) noexcept {
   return slot.cache->check_in(top.load(std::memory_order_relaxed));
 }
 
-// Moves the current cache, if one is checked out, to a parked slot: checked in, then out again there.
-// The thread is not using that cache's pool now, so on another thread the pool may meanwhile forget
-// the cache's blocks (release(), destruction) or count them (statistics()); all three hold the
-// cache's mutex, and so does the move, so that none of them falls between its check-in and check-out
-// (a forget() there would be overwritten, and its stale top checked in later). Called with no lock
-// held, or only a registry's mutex (when upstream, called by a registration, uses a concurrent pool on
-// this thread): locks are taken registry, then cache, then depot, on every path.
+// Moves the cache checked out in slot `from` to slot `to` (free, or checked in to make it so): checked
+// in, then out again there. The thread is not using that cache's pool now, so on another thread the
+// pool may meanwhile forget the cache's blocks (release(), destruction) or count them (statistics());
+// all three hold the cache's mutex, and so does the move, so that none of them falls between its
+// check-in and check-out (a forget() there would be overwritten, and its stale top checked in later).
+// Called with no lock held, or only a registry's mutex (when upstream, called by a registration, uses
+// a concurrent pool on this thread): locks are taken registry, then cache, then depot, on every path,
+// and never two caches' at once.
+inline void move_checked_out(current_cache& from, std::atomic<void**>& from_top, current_cache& to,
+                             std::atomic<void**>& to_top) noexcept {
+  thread_cache* const cache = from.cache;
+  const std::uint64_t stamp = from.stamp;
+  check_in(to, to_top);
+  to.cache = nullptr;
+  std::lock_guard<std::mutex> lock(cache->mutex);
+  const bool fresh = check_in(from, from_top);
+  from.cache = nullptr;  // a cache is in one slot at most
+  if (!fresh) return;    // its top was stale
+  to.cache = cache;
+  cache->check_out(to_top, to.base, to.limit);
+  to.stamp = stamp;
+}
+
+// Parks the current cache, if one is checked out, in the first parked slot, whose cache moves on to
+// a free slot or to the one evicted next.
 inline void park_current() noexcept {
   if (last_used.stamp == 0) return;
-  thread_cache* const cache = last_used.cache;
-  const std::uint64_t stamp = last_used.stamp;
-  std::lock_guard<std::mutex> lock(cache->mutex);
-  if (!check_in(last_used, last_used_top)) return;  // its top was stale
-  std::size_t i = find_parked(0);
-  if (i == parked_count) {
-    i = next_parked_eviction;
-    next_parked_eviction = (i + 1) % parked_count;
-    check_in(parked[i], parked_tops[i]);
+  if (parked[0].stamp != 0) {
+    std::size_t i = 1;
+    while (i != parked_count && parked[i].stamp != 0) ++i;
+    if (i == parked_count) {
+      i = 1 + next_parked_eviction;
+      next_parked_eviction = (next_parked_eviction + 1) % (parked_count - 1);
+    }
+    move_checked_out(parked[0], parked_tops[0], parked[i], parked_tops[i]);
   }
-  parked[i].cache = cache;
-  cache->check_out(parked_tops[i], parked[i].base, parked[i].limit);
-  parked[i].stamp = stamp;
-  last_used.cache = nullptr;  // a cache is in one slot at most
+  move_checked_out(last_used, last_used_top, parked[0], parked_tops[0]);
 }
 
 // Makes `cache` the current cache, checked in for the caller's slow-path work (from a parked slot if
