@@ -5,8 +5,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <list>
+#include <map>
 #include <memory>
 #include <memory_resource>
 #include <mutex>
@@ -321,15 +325,17 @@ TEST(concurrent_pool, a_parked_cache_of_an_idle_thread_is_counted) {
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
 }
 
-// Races between a thread moving a pool's cache to a parked slot and another thread acting on that
+// Races between a thread moving a pool's cache between its slots and another thread acting on that
 // pool, which no thread is using then. Each round: `prepare()` (main thread) gives the pool p; the
 // owner thread fills its cache of p (p's cache current, holding blocks, none in use), then uses q,
-// which parks p's cache, while the main thread calls `act(p)`: release, count or destroy.
-// (From the review of the parked slots: each of the three failed before the move took the cache's
+// which parks p's cache (in the first parked slot), while the main thread calls `act(p)`: release,
+// count or destroy. With `move_on`, the owner uses q before the handshake and a third pool r after
+// it, whose use moves p's cache on from the first parked slot to another.
+// (From the reviews of the parked slots: each of these failed before the moves took the cache's
 // mutex.)
 template <class Prepare, class Act>
-void race_against_parking(long rounds, Prepare prepare, Act act) {
-  own::concurrent_pool q(32);
+void race_against_parking(long rounds, bool move_on, Prepare prepare, Act act) {
+  own::concurrent_pool q(32), r(32);
   std::atomic<own::concurrent_pool*> handed{nullptr};
   std::atomic<long> filled{-1};
   auto jitter = [](std::minstd_rand& rng) {  // a few dozen cycles at random, to move the race window
@@ -346,10 +352,14 @@ void race_against_parking(long rounds, Prepare prepare, Act act) {
         std::memset(b, 0x5a, 32);  // a block of a released chunk would be a use after free
       }
       for (void* b : blocks) p->deallocate(b);
-      q.release();  // so that q's next use makes its cache current again, parking p's
+      // Released, so that their next uses make their caches current again, parking the current one.
+      q.release();
+      r.release();
+      if (move_on) q.deallocate(q.allocate());
       filled.store(round, std::memory_order_release);
       jitter(rng);
-      q.deallocate(q.allocate());
+      own::concurrent_pool& next = move_on ? r : q;
+      next.deallocate(next.allocate());
     }
   });
   std::minstd_rand rng(2);
@@ -367,16 +377,18 @@ void race_against_parking(long rounds, Prepare prepare, Act act) {
 // between the two threads).
 const long parking_race_rounds = own_test::scaled(50000);
 
-TEST(concurrent_pool, released_while_a_thread_parks_its_cache) {
+void released_while_a_thread_moves_its_cache(bool move_on) {
   own::concurrent_pool p(32);
-  race_against_parking(parking_race_rounds, [&] { return &p; }, [](own::concurrent_pool& pool) { pool.release(); });
+  race_against_parking(parking_race_rounds, move_on, [&] { return &p; }, [](own::concurrent_pool& pool) { pool.release(); });
 }
+TEST(concurrent_pool, released_while_a_thread_parks_its_cache) { released_while_a_thread_moves_its_cache(false); }
+TEST(concurrent_pool, released_while_a_thread_moves_its_parked_cache_on) { released_while_a_thread_moves_its_cache(true); }
 
-TEST(concurrent_pool, counted_while_a_thread_parks_its_cache) {
+void counted_while_a_thread_moves_its_cache(bool move_on) {
   own::concurrent_pool p(32);
   long wrong = 0;
   race_against_parking(
-      parking_race_rounds,
+      parking_race_rounds, move_on,
       [&] {
         p.release();  // p's next use makes its cache current again
         return &p;
@@ -384,16 +396,101 @@ TEST(concurrent_pool, counted_while_a_thread_parks_its_cache) {
       [&](own::concurrent_pool& pool) { wrong += pool.statistics().blocks_in_use != 0; });
   EXPECT_EQ(wrong, 0) << "statistics() of an idle pool was wrong " << wrong << " times";
 }
+TEST(concurrent_pool, counted_while_a_thread_parks_its_cache) { counted_while_a_thread_moves_its_cache(false); }
+TEST(concurrent_pool, counted_while_a_thread_moves_its_parked_cache_on) { counted_while_a_thread_moves_its_cache(true); }
 
 TEST(concurrent_pool, destroyed_while_a_thread_parks_its_cache) {
   std::unique_ptr<own::concurrent_pool> p;
   race_against_parking(
-      parking_race_rounds,
+      parking_race_rounds, false,
       [&] {
         p = std::make_unique<own::concurrent_pool>(32);
         return p.get();
       },
       [&](own::concurrent_pool&) { p.reset(); });  // checked mode aborts if it miscounts the blocks in use
+}
+
+// A chain of upstreams used on one thread: P's upstream is the concurrent pool U, whose upstream is
+// the concurrent pool V. A thread T in P.reserve() holds P's depot mutex while U and V run their slow
+// paths, which park and register caches on T; meanwhile another thread in P.statistics() holds the
+// mutexes of P's caches, T's among them, and waits for P's depot. T must not wait for its P cache's
+// mutex there. (From the review of the parked slots: T deadlocked moving its parked P cache, and,
+// when U and V were new to T, deleting the caches of dead pools in their registrations.)
+class forwarding_resource : public std::pmr::memory_resource {  // frees through whoever allocated
+ public:
+  std::atomic<std::pmr::memory_resource*> to{std::pmr::new_delete_resource()};
+  std::function<void()> before_next_allocation;  // called once, then cleared
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    if (auto f = std::exchange(before_next_allocation, nullptr)) f();
+    std::pmr::memory_resource* const r = to.load();
+    void* p = r->allocate(bytes, alignment);
+    std::lock_guard<std::mutex> lock(mutex_);
+    from_[p] = r;
+    return p;
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+    std::pmr::memory_resource* r;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      r = from_.at(p);
+      from_.erase(p);
+    }
+    r->deallocate(p, bytes, alignment);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+  std::mutex mutex_;
+  std::map<void*, std::pmr::memory_resource*> from_;
+};
+
+void reserve_with_an_upstream_chain_while_counted(bool upstreams_new_to_the_thread) {
+  own::pool_options options;
+  options.thread_cache_blocks = 4;
+  options.initial_chunk_blocks = 4;
+  own::concurrent_pool v(1 << 16);
+  forwarding_resource to_v;
+  to_v.to = &v;
+  own::concurrent_pool u(4096, options, &to_v);
+  forwarding_resource to_u;  // new_delete for P's first chunk, then u
+  own::concurrent_pool p(16, options, &to_u);
+  std::atomic<bool> counting{false}, done{false};
+  std::thread t([&] {
+    std::vector<void*> held_u, held_v;
+    auto drain = [](own::concurrent_pool& pool, std::vector<void*>& held) {  // the next use goes upstream
+      for (own::pool_statistics s = pool.statistics(); s.high_water_mark != s.blocks_in_use; s = pool.statistics()) {
+        held.push_back(pool.allocate());
+      }
+    };
+    if (!upstreams_new_to_the_thread) {
+      u.deallocate(u.allocate());
+      drain(u, held_u);
+      drain(v, held_v);
+    }
+    p.deallocate(p.allocate());  // T's cache of p, current
+    to_u.to = &u;
+    to_v.before_next_allocation = [&] {  // T holds p's depot mutex here
+      counting = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));  // for statistics() to lock T's cache
+    };
+    p.reserve(100);
+    done = true;
+    for (void* b : held_u) u.deallocate(b);
+    for (void* b : held_v) v.deallocate(b);
+  });
+  while (!counting) std::this_thread::yield();
+  std::thread s([&] { EXPECT_EQ(p.statistics().blocks_in_use, 0u); });
+  for (int i = 0; i < 300 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (!done) {
+    std::fprintf(stderr, "deadlock: reserve() waits for its thread's cache mutex, statistics() for the depot\n");
+    std::_Exit(1);  // the two threads can never be joined
+  }
+  s.join();
+  t.join();
+}
+TEST(concurrent_pool, reserve_with_an_upstream_chain_while_counted) { reserve_with_an_upstream_chain_while_counted(false); }
+TEST(concurrent_pool, reserve_with_an_upstream_chain_new_to_the_thread_while_counted) {
+  reserve_with_an_upstream_chain_while_counted(true);
 }
 
 // One thread, a random walk over more pools than it keeps checked out: allocate, free, release,

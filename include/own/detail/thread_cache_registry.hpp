@@ -28,7 +28,9 @@
 //    threads delete theirs at exit, or earlier when they next register with some pool (drop_dead),
 //    so a long-lived thread that uses many short-lived pools does not accumulate them.
 // The pool-side lock order is registry mutex, then cache mutex, then depot mutex; a thread takes a
-// cache mutex and then the depot mutex; no path takes them in another order.
+// cache mutex and then the depot mutex. A pool's upstream may be another concurrent pool used on the
+// same thread, so a thread may come to its own caches' mutexes with some depot mutex held (a refill,
+// reserve()): there it only tries them (move_checked_out, drop_dead), and backs off when contended.
 #pragma once
 
 #include <algorithm>
@@ -144,19 +146,21 @@ inline bool check_in(current_cache& slot, std::atomic<void**>& top) noexcept {
 // pool may meanwhile forget the cache's blocks (release(), destruction) or count them (statistics());
 // all three hold the cache's mutex, and so does the move, so that none of them falls between its
 // check-in and check-out (a forget() there would be overwritten, and its stale top checked in later).
-// Called with no lock held, or only a registry's mutex (when upstream, called by a registration, uses
-// a concurrent pool on this thread): locks are taken registry, then cache, then depot, on every path,
-// and never two caches' at once.
+// The mutex is only tried: a pool's upstream may be another concurrent pool used on this thread, so
+// this can run while a depot mutex is held (a refill or reserve() calling upstream), and statistics()
+// of that depot's pool holds its caches' mutexes while it waits for the depot. Contended, the cache is
+// only checked in (a CAS, safe without the mutex) and leaves the slots: the thread finds it again
+// through its list when it next uses that pool.
 inline void move_checked_out(current_cache& from, std::atomic<void**>& from_top, current_cache& to,
                              std::atomic<void**>& to_top) noexcept {
   thread_cache* const cache = from.cache;
   const std::uint64_t stamp = from.stamp;
   check_in(to, to_top);
   to.cache = nullptr;
-  std::lock_guard<std::mutex> lock(cache->mutex);
+  std::unique_lock<std::mutex> lock(cache->mutex, std::try_to_lock);
   const bool fresh = check_in(from, from_top);
-  from.cache = nullptr;  // a cache is in one slot at most
-  if (!fresh) return;    // its top was stale
+  from.cache = nullptr;                      // a cache is in one slot at most
+  if (!fresh || !lock.owns_lock()) return;  // its top was stale, or the pool side holds the mutex
   to.cache = cache;
   cache->check_out(to_top, to.base, to.limit);
   to.stamp = stamp;
@@ -293,12 +297,13 @@ class thread_cache_list {
     return remember_thread_cache(caches_.back());
   }
 
-  // Deletes the caches of destroyed pools.
+  // Deletes the caches of destroyed pools; one whose mutex is held (the pool side at work, maybe
+  // waiting for a depot mutex this thread holds: see the top of this file) waits for the next time.
   void drop_dead() noexcept {
     auto dead = [](const cache_slot& entry) {
       {
-        std::lock_guard<std::mutex> lock(entry.cache->mutex);
-        if (entry.cache->pool_alive) return false;
+        std::unique_lock<std::mutex> lock(entry.cache->mutex, std::try_to_lock);
+        if (!lock.owns_lock() || entry.cache->pool_alive) return false;
       }
       cache_slot& slot = cache_slots[entry.pool_id % cache_slot_count];
       if (slot.cache == entry.cache) slot = {0, nullptr};
