@@ -1283,6 +1283,48 @@ TYPED_TEST(Conformance, ArrayElementsMadeBeforeAThrowAreDestroyedInReverse) {
 #endif
 
 // ---------------------------------------------------------------------------------------------
+// Types whose unary operator& is deleted: the library must take their addresses with
+// std::addressof, as std does, or these do not compile.
+
+struct no_address {
+  int v = 8;
+  void operator&() const = delete;
+};
+struct no_address_deleter {
+  void operator()(int* p) const {
+    note("no_address_deleter called");
+    delete p;
+  }
+  void operator&() const = delete;
+};
+
+template <class Api>
+struct deleted_address_of {
+  static void run(transcript& t) {
+    {
+      typename Api::template shared_ptr<int> p(new int(1), no_address_deleter());
+      t("deleter found ", Api::template get_deleter<no_address_deleter>(p) != nullptr, " value ", *p);
+    }
+    t("make_shared<no_address>: ", Api::template make_shared<no_address>()->v);
+#if __cplusplus >= 202002L
+    no_address five;
+    five.v = 5;
+    std::allocator<no_address> a;
+    t("make_shared<no_address[]>(2): ", Api::template make_shared<no_address[]>(2)[1].v);
+    t("make_shared<no_address[3]>(): ", Api::template make_shared<no_address[3]>()[2].v);
+    t("make_shared<no_address[]>(2, five): ", Api::template make_shared<no_address[]>(2, five)[1].v);
+    t("make_shared<no_address[3]>(five): ", Api::template make_shared<no_address[3]>(five)[2].v);
+    t("allocate_shared<no_address[]>(a, 2, five): ", Api::template allocate_shared<no_address[]>(a, 2, five)[1].v);
+    t("allocate_shared<no_address[3]>(a, five): ", Api::template allocate_shared<no_address[3]>(a, five)[2].v);
+    no_address pair[2];
+    pair[1].v = 6;
+    t("make_shared<no_address[][2]>(2, pair): ", Api::template make_shared<no_address[][2]>(2, pair)[1][1].v);
+#endif
+  }
+};
+TYPED_TEST(Conformance, DeletedAddressOf) { expect_same_as_std<deleted_address_of, TypeParam>(); }
+
+// ---------------------------------------------------------------------------------------------
 // Aliasing, weak_ptr
 
 template <class Api>

@@ -557,7 +557,7 @@ const std::remove_all_extents_t<T>* flat_begin(const T& u) noexcept {
   if constexpr (std::is_array_v<T>) {
     return flat_begin(u[0]);
   } else {
-    return &u;
+    return std::addressof(u);  // an element type may overload or delete unary operator&
   }
 }
 
@@ -603,11 +603,11 @@ shared_ptr<T> make_shared() {
 }
 template <class T, detail::if_unbounded<T> = 0>
 shared_ptr<T> make_shared(std::size_t n, const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n, &u);
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n, std::addressof(u));
 }
 template <class T, detail::if_bounded<T> = 0>
 shared_ptr<T> make_shared(const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>, &u);
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>, std::addressof(u));
 }
 
 // std::allocate_shared: as make_shared, with memory from `a` and construction through it.
@@ -625,11 +625,11 @@ shared_ptr<T> allocate_shared(const A& a) {
 }
 template <class T, class A, detail::if_unbounded<T> = 0>
 shared_ptr<T> allocate_shared(const A& a, std::size_t n, const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), n, &u);
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), n, std::addressof(u));
 }
 template <class T, class A, detail::if_bounded<T> = 0>
 shared_ptr<T> allocate_shared(const A& a, const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>, &u);
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>, std::addressof(u));
 }
 
 // The _for_overwrite forms default-initialise: trivial types are left uninitialised, never zeroed.

@@ -3,6 +3,7 @@
 // so get_deleter works for as long as any shared or weak reference remains.
 #pragma once
 
+#include <memory>
 #include <typeinfo>
 #include <utility>
 
@@ -26,7 +27,8 @@ class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage
   static void dispose(control_block* b) noexcept { self(b)->deleter_storage::get()(self(b)->ptr_); }
   static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
   static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
-    return type == typeid(D) ? &self(b)->deleter_storage::get() : nullptr;
+    // addressof: a deleter may overload or delete unary operator&.
+    return type == typeid(D) ? std::addressof(self(b)->deleter_storage::get()) : nullptr;
   }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy, &find_deleter>;
 
