@@ -382,6 +382,10 @@ static_assert(ctor_agrees<incomplete_t, incomplete_t*>());
 static_assert(ctor_agrees<void, incomplete_t*>());
 static_assert(ctor_agrees<incomplete_t, incomplete_t*, deleter>());
 static_assert(ctor_agrees<incomplete_t[], incomplete_t*>());
+// Pointers to void and to functions, for which an array owner's "Y(*)[] converts to T*" cannot even
+// be formed: the answer is false, never a hard error.
+static_assert(adoption_agrees_all<int[], void, const void, void()>() && adoption_agrees_all<int[3], void, const void, void()>() &&
+              adoption_agrees_all<int, void, void()>());
 
 // Where the standard's Constraints say "d(p) is a well-formed expression" (shared_ptr(p, d) and
 // shared_ptr(nullptr, d)) or "delete p is well-formed" (shared_ptr(p)), libstdc++ checks only the
