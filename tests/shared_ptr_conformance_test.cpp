@@ -1602,6 +1602,28 @@ TYPED_TEST(Conformance, ObservedFromDestructor) { expect_same_as_std<observed_fr
 // ---------------------------------------------------------------------------------------------
 // enable_shared_from_this
 
+// A unique_ptr deleter whose pointer type is a class holding the raw pointer.
+template <class T>
+struct fancy_ptr {
+  T* raw = nullptr;
+  fancy_ptr() = default;
+  fancy_ptr(std::nullptr_t) noexcept {}
+  explicit fancy_ptr(T* p) noexcept : raw(p) {}
+  operator T*() const noexcept { return raw; }  // shared_ptr's constraint: converts to element_type*
+  T* operator->() const noexcept { return raw; }
+  T& operator*() const noexcept { return *raw; }
+  explicit operator bool() const noexcept { return raw != nullptr; }
+  friend bool operator==(fancy_ptr a, fancy_ptr b) noexcept { return a.raw == b.raw; }
+  friend bool operator!=(fancy_ptr a, fancy_ptr b) noexcept { return a.raw != b.raw; }
+  friend bool operator==(fancy_ptr a, std::nullptr_t) noexcept { return a.raw == nullptr; }
+  friend bool operator!=(fancy_ptr a, std::nullptr_t) noexcept { return a.raw != nullptr; }
+};
+template <class T>
+struct fancy_deleter {
+  using pointer = fancy_ptr<T>;
+  void operator()(pointer p) const { delete p.raw; }
+};
+
 template <class Api>
 struct esft_rules {
   struct node : Api::template enable_shared_from_this<node> {
@@ -1669,6 +1691,11 @@ struct esft_rules {
       // The same, taken from a unique_ptr<derived>: enable_shared_from_this sees the unique_ptr's type.
       typename Api::template shared_ptr<plain_base> p(std::unique_ptr<hooked_derived>(new hooked_derived));
       t("base owner from unique_ptr hooks: ", static_cast<hooked_derived*>(p.get())->weak_from_this().use_count());
+    }
+    {
+      // A unique_ptr with a fancy pointer: hooked through the raw address the pointer holds.
+      S p(std::unique_ptr<node, fancy_deleter<node>>(fancy_ptr<node>(new node(14))));
+      t("unique_ptr with a fancy pointer hooks: ", p->weak_from_this().use_count());
     }
     {
       typename Api::template shared_ptr<private_esft> p(new private_esft);

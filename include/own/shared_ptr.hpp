@@ -237,11 +237,15 @@ class shared_ptr : public detail::owner_observers<shared_ptr<T>> {
     using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
     block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
-    // enable_shared_from_this is looked up on the unique_ptr's pointer type, as std's "equivalent
-    // to shared_ptr(r.release(), d)" does: Y may have the base where T has none.
     pointer p = r.release();
     ptr_ = p;  // the constraint: `pointer` converts to element_type*
-    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(p);
+    // enable_shared_from_this is looked up on the unique_ptr's element type, as std's "equivalent
+    // to shared_ptr(r.release(), d)" does (Y may have the base where T has none), and hooked
+    // through the raw address that `pointer`, raw or fancy, holds (std's to_address(r.get())).
+    // Only a Y with the base asks for that address: other fancy pointers need no operator->.
+    if constexpr (!std::is_void_v<typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type>) {
+      enable_shared_from_this_hook(detail::to_raw_pointer(p));
+    }
   }
 
   // From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives

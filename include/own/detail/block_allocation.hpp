@@ -11,6 +11,8 @@
 
 namespace own::detail {
 
+// The raw address a pointer, raw or fancy, holds (C++20's std::to_address, for C++17 too): a
+// fancy pointer is followed through its operator->.
 template <class P>
 auto to_raw_pointer(P p) noexcept {
   if constexpr (std::is_pointer_v<P>) {
