@@ -1864,4 +1864,40 @@ struct incomplete_at_declaration {
 };
 TYPED_TEST(Conformance, IncompleteAtDeclaration) { expect_same_as_std<incomplete_at_declaration, TypeParam>(); }
 
+// ---------------------------------------------------------------------------------------------
+// Argument-dependent lookup. A user's functions named like own's internal ones, and of the same
+// shapes: own's internals, instantiated throughout this file with types of this namespace, must
+// not find these (each call would be ambiguous, or choose the user's).
+
+template <class P>
+const char* to_raw_pointer(P) {
+  return "to_raw_pointer";
+}
+template <class T>
+const char* flat_begin(const T&) {
+  return "flat_begin";
+}
+template <class A>
+const char* adapt_allocator(const A&) {
+  return "adapt_allocator";
+}
+template <class P, class D, class A>
+const char* make_pointer_block(P, D&, const A&) {
+  return "make_pointer_block";
+}
+template <class Block, class A, class... Args>
+const char* new_block(const A&, Args&&...) {
+  return "new_block";
+}
+template <class Block, class A>
+const char* delete_block(Block*, A&) {
+  return "delete_block";
+}
+template <class A>
+void deallocate_raw(A&, typename std::allocator_traits<A>::value_type*, std::size_t) {}
+template <class Y>
+Y* shared_from_this_base(const volatile Y*) {
+  return nullptr;
+}
+
 }  // namespace

@@ -402,8 +402,8 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
     block = static_cast<control_block*>(d.cookie());
   } else if (d.object() != nullptr) {
     using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
-    auto&& alloc = adapt_allocator(a);
-    block = new_block<housing>(alloc, d, alloc);
+    auto&& alloc = detail::adapt_allocator(a);
+    block = detail::new_block<housing>(alloc, d, alloc);
   }
   Y* const p = r.get();
   managed_access::detach(r);

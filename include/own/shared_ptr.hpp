@@ -114,8 +114,8 @@ struct shared_from_this_target {
   using type = void;
 };
 template <class Y>
-struct shared_from_this_target<Y, std::void_t<decltype(shared_from_this_base(std::declval<Y*>()))>> {
-  using candidate = std::remove_pointer_t<decltype(shared_from_this_base(std::declval<Y*>()))>;
+struct shared_from_this_target<Y, std::void_t<decltype(detail::shared_from_this_base(std::declval<Y*>()))>> {
+  using candidate = std::remove_pointer_t<decltype(detail::shared_from_this_base(std::declval<Y*>()))>;
   using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
 };
 
@@ -549,7 +549,7 @@ using default_allocator = std::allocator<std::byte>;
 template <class T, construct_with How, class Header = control_block, class A, class... Args>
 shared_ptr<T> make_housed(const A& a, Args&&... args) {
   using block = inplace_block<T, A, How, Header>;
-  block* b = new_block<block>(a, a, std::forward<Args>(args)...);
+  block* b = detail::new_block<block>(a, a, std::forward<Args>(args)...);
   shared_ptr<T> result = shared_access::adopt<T>(b->object(), b);
   shared_access::enable_shared_from_this(result, result.get());
   return result;
@@ -559,7 +559,7 @@ shared_ptr<T> make_housed(const A& a, Args&&... args) {
 template <class T>
 const std::remove_all_extents_t<T>* flat_begin(const T& u) noexcept {
   if constexpr (std::is_array_v<T>) {
-    return flat_begin(u[0]);
+    return detail::flat_begin(u[0]);
   } else {
     return std::addressof(u);  // an element type may overload or delete unary operator&
   }
@@ -573,7 +573,7 @@ shared_ptr<T> make_housed_array(const A& a, std::size_t n, const std::remove_ext
   constexpr std::size_t per_item = sizeof(item) / sizeof(element);
   using block = array_block<element, A, How, std::extent_v<T> * per_item>;
   if (n > std::size_t(-1) / per_item) throw std::bad_array_new_length();
-  block* b = u ? block::make(a, n * per_item, flat_begin(*u), per_item) : block::make(a, n * per_item);
+  block* b = u ? block::make(a, n * per_item, detail::flat_begin(*u), per_item) : block::make(a, n * per_item);
   return shared_access::adopt<T>(static_cast<item*>(static_cast<void*>(b->elements())), b);
 }
 
