@@ -1865,9 +1865,10 @@ struct incomplete_at_declaration {
 TYPED_TEST(Conformance, IncompleteAtDeclaration) { expect_same_as_std<incomplete_at_declaration, TypeParam>(); }
 
 // ---------------------------------------------------------------------------------------------
-// Argument-dependent lookup. A user's functions named like own's internal ones, and of the same
-// shapes: own's internals, instantiated throughout this file with types of this namespace, must
-// not find these (each call would be ambiguous, or choose the user's).
+// Argument-dependent lookup, both ways. A user's functions named like own's internal ones, and of
+// the same shapes: an unqualified call with a shared_ptr or weak_ptr argument must find no more for
+// own than for std (own's would make it ambiguous); and own's internals, instantiated throughout
+// this file with types of this namespace, must not find these (they would be ambiguous, or chosen).
 
 template <class P>
 const char* to_raw_pointer(P) {
@@ -1899,5 +1900,19 @@ template <class Y>
 Y* shared_from_this_base(const volatile Y*) {
   return nullptr;
 }
+
+template <class Api>
+struct unqualified_calls {
+  static void run(transcript& t) {
+    auto p = Api::template make_shared<int>(1);
+    typename Api::template weak_ptr<int> w = p;
+    int d = 0;
+    t("shared_ptr: ", to_raw_pointer(p), " ", flat_begin(p), " ", adapt_allocator(p), " ", make_pointer_block(p, d, p), " ",
+      new_block<int>(p), " ", delete_block(&p, w));
+    t("weak_ptr: ", to_raw_pointer(w), " ", flat_begin(w), " ", adapt_allocator(w), " ", make_pointer_block(w, d, w), " ",
+      new_block<int>(w), " ", delete_block(&w, p));
+  }
+};
+TYPED_TEST(Conformance, UnqualifiedCallsFindNoInternals) { expect_same_as_std<unqualified_calls, TypeParam>(); }
 
 }  // namespace

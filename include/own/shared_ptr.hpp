@@ -119,6 +119,12 @@ struct shared_from_this_target<Y, std::void_t<decltype(detail::shared_from_this_
   using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
 };
 
+// A namespace for base classes only, which must never hold a function: a public base's namespace
+// is searched by every unqualified call that has a derived object as an argument, so
+// own::detail's function templates would join (and could make ambiguous) a user's functions
+// called on a shared_ptr or weak_ptr.
+namespace bases {
+
 // The observers by owner (control block), not by pointer, that shared_ptr and weak_ptr share.
 template <class Self>
 class owner_observers {
@@ -145,13 +151,14 @@ class owner_observers {
   const control_block* self() const noexcept { return shared_access::block(static_cast<const Self&>(*this)); }
 };
 
+}  // namespace bases
 }  // namespace detail
 
 // -----------------------------------------------------------------------------------------------
 // shared_ptr
 
 template <class T>
-class shared_ptr : public detail::owner_observers<shared_ptr<T>> {
+class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
   template <class Y>
@@ -394,7 +401,7 @@ shared_ptr(std::unique_ptr<T, D>) -> shared_ptr<T>;
 // weak_ptr
 
 template <class T>
-class weak_ptr : public detail::owner_observers<weak_ptr<T>> {
+class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
 
