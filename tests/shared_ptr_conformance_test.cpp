@@ -648,6 +648,70 @@ static_assert(owner_less_agrees<void, sp<int>, sp<double>>() && owner_less_agree
 static_assert(std::is_nothrow_invocable_v<own::owner_less<>, own::shared_ptr<int>, own::weak_ptr<long>>);
 static_assert(std::is_same_v<std::owner_less<>::is_transparent, own::owner_less<>::is_transparent>);
 
+// C++17's adaptable-function typedefs (deprecated there, gone from C++20's standard): own's
+// owner_less and hash have each one std's have, naming the corresponding type.
+struct absent {};
+template <class F, class = void>
+struct result_type_of {
+  using type = absent;
+};
+template <class F>
+struct result_type_of<F, std::void_t<typename F::result_type>> {
+  using type = typename F::result_type;
+};
+template <class F, class = void>
+struct argument_type_of {
+  using type = absent;
+};
+template <class F>
+struct argument_type_of<F, std::void_t<typename F::argument_type>> {
+  using type = typename F::argument_type;
+};
+template <class F, class = void>
+struct first_argument_type_of {
+  using type = absent;
+};
+template <class F>
+struct first_argument_type_of<F, std::void_t<typename F::first_argument_type>> {
+  using type = typename F::first_argument_type;
+};
+template <class F, class = void>
+struct second_argument_type_of {
+  using type = absent;
+};
+template <class F>
+struct second_argument_type_of<F, std::void_t<typename F::second_argument_type>> {
+  using type = typename F::second_argument_type;
+};
+template <class T>
+struct as_std {
+  using type = T;
+};
+template <class T>
+struct as_std<own::shared_ptr<T>> {
+  using type = std::shared_ptr<T>;
+};
+template <class T>
+struct as_std<own::weak_ptr<T>> {
+  using type = std::weak_ptr<T>;
+};
+template <template <class, class = void> class Member, class S, class O>
+inline constexpr bool member_agrees =
+    std::is_same_v<typename Member<S>::type, typename as_std<typename Member<O>::type>::type>;
+template <class S, class O>
+constexpr bool adaptable_typedefs_agree() {
+  return member_agrees<result_type_of, S, O> && member_agrees<argument_type_of, S, O> &&
+         member_agrees<first_argument_type_of, S, O> && member_agrees<second_argument_type_of, S, O>;
+}
+// Not vacuous: libstdc++ has them (in C++20 too).
+static_assert(!std::is_same_v<result_type_of<std::owner_less<std::shared_ptr<int>>>::type, absent> &&
+              !std::is_same_v<argument_type_of<std::hash<std::shared_ptr<int>>>::type, absent>);
+static_assert(adaptable_typedefs_agree<std::owner_less<std::shared_ptr<int>>, own::owner_less<own::shared_ptr<int>>>());
+static_assert(adaptable_typedefs_agree<std::owner_less<std::weak_ptr<base>>, own::owner_less<own::weak_ptr<base>>>());
+static_assert(adaptable_typedefs_agree<std::owner_less<>, own::owner_less<>>());
+static_assert(adaptable_typedefs_agree<std::hash<std::shared_ptr<int>>, std::hash<own::shared_ptr<int>>>());
+static_assert(adaptable_typedefs_agree<std::hash<std::shared_ptr<int[]>>, std::hash<own::shared_ptr<int[]>>>());
+
 // =============================================================================================
 // Run time: transcripts.
 

@@ -835,14 +835,22 @@ std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, con
 
 template <class T = void>
 struct owner_less;
+// The specialisations for shared_ptr and weak_ptr have C++17's adaptable-function typedefs
+// (deprecated there, gone from C++20's standard), in both modes, as libstdc++'s have.
 template <class T>
 struct owner_less<shared_ptr<T>> {
+  using result_type = bool;
+  using first_argument_type = shared_ptr<T>;
+  using second_argument_type = shared_ptr<T>;
   bool operator()(const shared_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
 };
 template <class T>
 struct owner_less<weak_ptr<T>> {
+  using result_type = bool;
+  using first_argument_type = weak_ptr<T>;
+  using second_argument_type = weak_ptr<T>;
   bool operator()(const weak_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
@@ -874,8 +882,12 @@ struct owner_equal {
 
 }  // namespace own
 
+// result_type and argument_type: C++17's, deprecated there and gone from C++20's standard; kept in
+// both modes and deprecated, as libstdc++ keeps std's.
 template <class T>
 struct std::hash<own::shared_ptr<T>> {
+  using result_type [[deprecated]] = std::size_t;
+  using argument_type [[deprecated]] = own::shared_ptr<T>;
   std::size_t operator()(const own::shared_ptr<T>& p) const noexcept {
     return std::hash<typename own::shared_ptr<T>::element_type*>()(p.get());
   }
