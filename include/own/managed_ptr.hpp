@@ -56,8 +56,8 @@ class managed_ptr_deleter {
   using function_type = void (*)(void* object, void* cookie);
 
   constexpr managed_ptr_deleter() noexcept = default;
-  constexpr managed_ptr_deleter(void* object, void* cookie, function_type function) noexcept
-      : object_(object), cookie_(cookie), function_(function) {}
+  constexpr managed_ptr_deleter(void* object, void* cookie, function_type fn) noexcept
+      : object_(object), cookie_(cookie), function_(fn) {}
 
   void* object() const noexcept { return object_; }
   void* cookie() const noexcept { return cookie_; }
