@@ -23,6 +23,16 @@ namespace {
 using own::intrusive_ptr;
 using own_test::tracked;
 
+// A user's function named like own's internal one, of the same shape, in the namespace of the
+// types below: allocate_intrusive, instantiated with those, must not find it by argument-dependent
+// lookup (the call would choose it, or be ambiguous).
+template <class T>
+T* ref_counter_base(T* p) {
+  return p;
+}
+struct not_counted {};
+static_assert(!own::detail::has_ref_counter_base<not_counted>::value);  // allocate_intrusive's check
+
 // The example of the header comment, with EXPECT_TRUE for assert.
 struct node : own::intrusive_ref_counter<node> {
   explicit node(int v) : value(v) {}

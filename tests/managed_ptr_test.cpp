@@ -54,6 +54,35 @@ TEST(ManagedPtrUsage, HeaderExampleRuns) { usage::run(); }
 
 // ---------------------------------------------------------------------------------------------
 
+// A user's functions named like own's internal ones, of the same shapes, in the namespace of the
+// types and the allocator below: own's internals, instantiated with those, must not find them by
+// argument-dependent lookup (each call would be ambiguous).
+template <class A>
+const char* adapt_allocator(const A&) {
+  return "adapt_allocator";
+}
+template <class Block, class A, class... Args>
+const char* new_block(const A&, Args&&...) {
+  return "new_block";
+}
+template <class Block, class A>
+const char* delete_block(Block*, A&) {
+  return "delete_block";
+}
+template <class Word>
+void scalar_word(Word&) {}
+
+template <class T>
+struct local_allocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = local_allocator<U>;
+  };
+  local_allocator() = default;
+  template <class U>
+  local_allocator(const local_allocator<U>&) noexcept {}
+};
+
 struct base {
   int b = 1;
 };  // no virtual destructor
@@ -489,6 +518,14 @@ TEST(ManagedPtrConversion, OtherOwnersAreHousedInOneAllocationFromTheAllocator) 
   EXPECT_EQ(log.blocks_in_use(), 0);
   own::shared_ptr<tracked> empty = own::managed_ptr<tracked>();
   EXPECT_EQ(empty.use_count(), 0);
+}
+
+TEST(ManagedPtrConversion, InternalsFindNoUserFunctionsOfTheSameNames) {
+  own::managed_ptr<base> m(new derived);
+  own::managed_ptr<base> moved = std::move(m);
+  own::shared_ptr<base> s(std::move(moved), local_allocator<int>());
+  EXPECT_EQ(s->b, 1);
+  EXPECT_EQ(s.use_count(), 1);
 }
 
 TEST(ManagedPtrConversion, HousingFailureLeavesTheManagedPtrOwning) {

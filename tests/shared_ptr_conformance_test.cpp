@@ -382,6 +382,10 @@ static_assert(ctor_agrees<incomplete_t, incomplete_t*>());
 static_assert(ctor_agrees<void, incomplete_t*>());
 static_assert(ctor_agrees<incomplete_t, incomplete_t*, deleter>());
 static_assert(ctor_agrees<incomplete_t[], incomplete_t*>());
+// Pointers to void and to functions, for which an array owner's "Y(*)[] converts to T*" cannot even
+// be formed: the answer is false, never a hard error.
+static_assert(adoption_agrees_all<int[], void, const void, void()>() && adoption_agrees_all<int[3], void, const void, void()>() &&
+              adoption_agrees_all<int, void, void()>());
 
 // Where the standard's Constraints say "d(p) is a well-formed expression" (shared_ptr(p, d) and
 // shared_ptr(nullptr, d)) or "delete p is well-formed" (shared_ptr(p)), libstdc++ checks only the
@@ -643,6 +647,70 @@ static_assert(owner_less_agrees<void, sp<int>, sp<double>>() && owner_less_agree
               owner_less_agrees<void, int*, sp<int>>());
 static_assert(std::is_nothrow_invocable_v<own::owner_less<>, own::shared_ptr<int>, own::weak_ptr<long>>);
 static_assert(std::is_same_v<std::owner_less<>::is_transparent, own::owner_less<>::is_transparent>);
+
+// C++17's adaptable-function typedefs (deprecated there, gone from C++20's standard): own's
+// owner_less and hash have each one std's have, naming the corresponding type.
+struct absent {};
+template <class F, class = void>
+struct result_type_of {
+  using type = absent;
+};
+template <class F>
+struct result_type_of<F, std::void_t<typename F::result_type>> {
+  using type = typename F::result_type;
+};
+template <class F, class = void>
+struct argument_type_of {
+  using type = absent;
+};
+template <class F>
+struct argument_type_of<F, std::void_t<typename F::argument_type>> {
+  using type = typename F::argument_type;
+};
+template <class F, class = void>
+struct first_argument_type_of {
+  using type = absent;
+};
+template <class F>
+struct first_argument_type_of<F, std::void_t<typename F::first_argument_type>> {
+  using type = typename F::first_argument_type;
+};
+template <class F, class = void>
+struct second_argument_type_of {
+  using type = absent;
+};
+template <class F>
+struct second_argument_type_of<F, std::void_t<typename F::second_argument_type>> {
+  using type = typename F::second_argument_type;
+};
+template <class T>
+struct as_std {
+  using type = T;
+};
+template <class T>
+struct as_std<own::shared_ptr<T>> {
+  using type = std::shared_ptr<T>;
+};
+template <class T>
+struct as_std<own::weak_ptr<T>> {
+  using type = std::weak_ptr<T>;
+};
+template <template <class, class = void> class Member, class S, class O>
+inline constexpr bool member_agrees =
+    std::is_same_v<typename Member<S>::type, typename as_std<typename Member<O>::type>::type>;
+template <class S, class O>
+constexpr bool adaptable_typedefs_agree() {
+  return member_agrees<result_type_of, S, O> && member_agrees<argument_type_of, S, O> &&
+         member_agrees<first_argument_type_of, S, O> && member_agrees<second_argument_type_of, S, O>;
+}
+// Not vacuous: libstdc++ has them (in C++20 too).
+static_assert(!std::is_same_v<result_type_of<std::owner_less<std::shared_ptr<int>>>::type, absent> &&
+              !std::is_same_v<argument_type_of<std::hash<std::shared_ptr<int>>>::type, absent>);
+static_assert(adaptable_typedefs_agree<std::owner_less<std::shared_ptr<int>>, own::owner_less<own::shared_ptr<int>>>());
+static_assert(adaptable_typedefs_agree<std::owner_less<std::weak_ptr<base>>, own::owner_less<own::weak_ptr<base>>>());
+static_assert(adaptable_typedefs_agree<std::owner_less<>, own::owner_less<>>());
+static_assert(adaptable_typedefs_agree<std::hash<std::shared_ptr<int>>, std::hash<own::shared_ptr<int>>>());
+static_assert(adaptable_typedefs_agree<std::hash<std::shared_ptr<int[]>>, std::hash<own::shared_ptr<int[]>>>());
 
 // =============================================================================================
 // Run time: transcripts.
@@ -1283,6 +1351,48 @@ TYPED_TEST(Conformance, ArrayElementsMadeBeforeAThrowAreDestroyedInReverse) {
 #endif
 
 // ---------------------------------------------------------------------------------------------
+// Types whose unary operator& is deleted: the library must take their addresses with
+// std::addressof, as std does, or these do not compile.
+
+struct no_address {
+  int v = 8;
+  void operator&() const = delete;
+};
+struct no_address_deleter {
+  void operator()(int* p) const {
+    note("no_address_deleter called");
+    delete p;
+  }
+  void operator&() const = delete;
+};
+
+template <class Api>
+struct deleted_address_of {
+  static void run(transcript& t) {
+    {
+      typename Api::template shared_ptr<int> p(new int(1), no_address_deleter());
+      t("deleter found ", Api::template get_deleter<no_address_deleter>(p) != nullptr, " value ", *p);
+    }
+    t("make_shared<no_address>: ", Api::template make_shared<no_address>()->v);
+#if __cplusplus >= 202002L
+    no_address five;
+    five.v = 5;
+    std::allocator<no_address> a;
+    t("make_shared<no_address[]>(2): ", Api::template make_shared<no_address[]>(2)[1].v);
+    t("make_shared<no_address[3]>(): ", Api::template make_shared<no_address[3]>()[2].v);
+    t("make_shared<no_address[]>(2, five): ", Api::template make_shared<no_address[]>(2, five)[1].v);
+    t("make_shared<no_address[3]>(five): ", Api::template make_shared<no_address[3]>(five)[2].v);
+    t("allocate_shared<no_address[]>(a, 2, five): ", Api::template allocate_shared<no_address[]>(a, 2, five)[1].v);
+    t("allocate_shared<no_address[3]>(a, five): ", Api::template allocate_shared<no_address[3]>(a, five)[2].v);
+    no_address pair[2];
+    pair[1].v = 6;
+    t("make_shared<no_address[][2]>(2, pair): ", Api::template make_shared<no_address[][2]>(2, pair)[1][1].v);
+#endif
+  }
+};
+TYPED_TEST(Conformance, DeletedAddressOf) { expect_same_as_std<deleted_address_of, TypeParam>(); }
+
+// ---------------------------------------------------------------------------------------------
 // Aliasing, weak_ptr
 
 template <class Api>
@@ -1556,6 +1666,28 @@ TYPED_TEST(Conformance, ObservedFromDestructor) { expect_same_as_std<observed_fr
 // ---------------------------------------------------------------------------------------------
 // enable_shared_from_this
 
+// A unique_ptr deleter whose pointer type is a class holding the raw pointer.
+template <class T>
+struct fancy_ptr {
+  T* raw = nullptr;
+  fancy_ptr() = default;
+  fancy_ptr(std::nullptr_t) noexcept {}
+  explicit fancy_ptr(T* p) noexcept : raw(p) {}
+  operator T*() const noexcept { return raw; }  // shared_ptr's constraint: converts to element_type*
+  T* operator->() const noexcept { return raw; }
+  T& operator*() const noexcept { return *raw; }
+  explicit operator bool() const noexcept { return raw != nullptr; }
+  friend bool operator==(fancy_ptr a, fancy_ptr b) noexcept { return a.raw == b.raw; }
+  friend bool operator!=(fancy_ptr a, fancy_ptr b) noexcept { return a.raw != b.raw; }
+  friend bool operator==(fancy_ptr a, std::nullptr_t) noexcept { return a.raw == nullptr; }
+  friend bool operator!=(fancy_ptr a, std::nullptr_t) noexcept { return a.raw != nullptr; }
+};
+template <class T>
+struct fancy_deleter {
+  using pointer = fancy_ptr<T>;
+  void operator()(pointer p) const { delete p.raw; }
+};
+
 template <class Api>
 struct esft_rules {
   struct node : Api::template enable_shared_from_this<node> {
@@ -1623,6 +1755,11 @@ struct esft_rules {
       // The same, taken from a unique_ptr<derived>: enable_shared_from_this sees the unique_ptr's type.
       typename Api::template shared_ptr<plain_base> p(std::unique_ptr<hooked_derived>(new hooked_derived));
       t("base owner from unique_ptr hooks: ", static_cast<hooked_derived*>(p.get())->weak_from_this().use_count());
+    }
+    {
+      // A unique_ptr with a fancy pointer: hooked through the raw address the pointer holds.
+      S p(std::unique_ptr<node, fancy_deleter<node>>(fancy_ptr<node>(new node(14))));
+      t("unique_ptr with a fancy pointer hooks: ", p->weak_from_this().use_count());
     }
     {
       typename Api::template shared_ptr<private_esft> p(new private_esft);
@@ -1790,5 +1927,56 @@ struct incomplete_at_declaration {
   }
 };
 TYPED_TEST(Conformance, IncompleteAtDeclaration) { expect_same_as_std<incomplete_at_declaration, TypeParam>(); }
+
+// ---------------------------------------------------------------------------------------------
+// Argument-dependent lookup, both ways. A user's functions named like own's internal ones, and of
+// the same shapes: an unqualified call with a shared_ptr or weak_ptr argument must find no more for
+// own than for std (own's would make it ambiguous); and own's internals, instantiated throughout
+// this file with types of this namespace, must not find these (they would be ambiguous, or chosen).
+
+template <class P>
+const char* to_raw_pointer(P) {
+  return "to_raw_pointer";
+}
+template <class T>
+const char* flat_begin(const T&) {
+  return "flat_begin";
+}
+template <class A>
+const char* adapt_allocator(const A&) {
+  return "adapt_allocator";
+}
+template <class P, class D, class A>
+const char* make_pointer_block(P, D&, const A&) {
+  return "make_pointer_block";
+}
+template <class Block, class A, class... Args>
+const char* new_block(const A&, Args&&...) {
+  return "new_block";
+}
+template <class Block, class A>
+const char* delete_block(Block*, A&) {
+  return "delete_block";
+}
+template <class A>
+void deallocate_raw(A&, typename std::allocator_traits<A>::value_type*, std::size_t) {}
+template <class Y>
+Y* shared_from_this_base(const volatile Y*) {
+  return nullptr;
+}
+
+template <class Api>
+struct unqualified_calls {
+  static void run(transcript& t) {
+    auto p = Api::template make_shared<int>(1);
+    typename Api::template weak_ptr<int> w = p;
+    int d = 0;
+    t("shared_ptr: ", to_raw_pointer(p), " ", flat_begin(p), " ", adapt_allocator(p), " ", make_pointer_block(p, d, p), " ",
+      new_block<int>(p), " ", delete_block(&p, w));
+    t("weak_ptr: ", to_raw_pointer(w), " ", flat_begin(w), " ", adapt_allocator(w), " ", make_pointer_block(w, d, w), " ",
+      new_block<int>(w), " ", delete_block(&w, p));
+  }
+};
+TYPED_TEST(Conformance, UnqualifiedCallsFindNoInternals) { expect_same_as_std<unqualified_calls, TypeParam>(); }
 
 }  // namespace

@@ -761,6 +761,32 @@ TEST(EnableSharedFromThis, ObjectsCopyDoesNotCopyTheOwner) {
   EXPECT_EQ(a->shared_from_this(), a);
 }
 
+// A unique_ptr whose fancy pointer has no operator-> (so no raw address std::to_address could
+// find): libstdc++ rejects taking it over; own asks for the address only to hook
+// enable_shared_from_this, so it takes over one to a type without that base.
+struct arrowless_deleter {
+  struct pointer {
+    int* raw = nullptr;
+    pointer() = default;
+    pointer(std::nullptr_t) noexcept {}
+    explicit pointer(int* p) noexcept : raw(p) {}
+    operator int*() const noexcept { return raw; }
+    explicit operator bool() const noexcept { return raw != nullptr; }
+    // NullablePointer's comparisons; C++20 rewrites some from others, leaving them unused there.
+    friend bool operator==(pointer a, pointer b) noexcept { return a.raw == b.raw; }
+    [[maybe_unused]] friend bool operator!=(pointer a, pointer b) noexcept { return a.raw != b.raw; }
+    [[maybe_unused]] friend bool operator==(pointer a, std::nullptr_t) noexcept { return a.raw == nullptr; }
+    friend bool operator!=(pointer a, std::nullptr_t) noexcept { return a.raw != nullptr; }
+  };
+  void operator()(pointer p) const { delete p.raw; }
+};
+
+TEST(EnableSharedFromThis, UniquePtrWithAnArrowlessFancyPointerToAnUnhookableType) {
+  own::shared_ptr<int> p(std::unique_ptr<int, arrowless_deleter>(arrowless_deleter::pointer(new int(5))));
+  EXPECT_EQ(*p, 5);
+  EXPECT_NE(own::get_deleter<arrowless_deleter>(p), nullptr);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Casts, get_deleter, comparisons, hashing, streaming, owner order
 

@@ -352,7 +352,7 @@ intrusive_ref_counter<Derived, Policy>* ref_counter_base(intrusive_ref_counter<D
 template <class T, class = void>
 struct has_ref_counter_base : std::false_type {};
 template <class T>
-struct has_ref_counter_base<T, std::void_t<decltype(ref_counter_base(std::declval<T*>()))>> : std::true_type {};
+struct has_ref_counter_base<T, std::void_t<decltype(detail::ref_counter_base(std::declval<T*>()))>> : std::true_type {};
 
 struct intrusive_counter_access {
   template <class Counter>
@@ -386,7 +386,7 @@ class intrusive_block : public allocation_header {
       throw;
     }
     T* object = block->object();
-    intrusive_counter_access::set_header_offset(*ref_counter_base(object), block);
+    intrusive_counter_access::set_header_offset(*detail::ref_counter_base(object), block);
     return object;
   }
 

@@ -412,7 +412,8 @@ template <class T>
 bool operator==(const local_shared_ptr<T>& a, std::nullptr_t) noexcept {
   return !a;
 }
-#if __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+#if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
+    __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
 template <class T, class U>
 std::strong_ordering operator<=>(const local_shared_ptr<T>& a, const local_shared_ptr<U>& b) noexcept {
   return std::compare_three_way()(a.get(), b.get());

@@ -56,8 +56,8 @@ class managed_ptr_deleter {
   using function_type = void (*)(void* object, void* cookie);
 
   constexpr managed_ptr_deleter() noexcept = default;
-  constexpr managed_ptr_deleter(void* object, void* cookie, function_type function) noexcept
-      : object_(object), cookie_(cookie), function_(function) {}
+  constexpr managed_ptr_deleter(void* object, void* cookie, function_type fn) noexcept
+      : object_(object), cookie_(cookie), function_(fn) {}
 
   void* object() const noexcept { return object_; }
   void* cookie() const noexcept { return cookie_; }
@@ -402,8 +402,8 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
     block = static_cast<control_block*>(d.cookie());
   } else if (d.object() != nullptr) {
     using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
-    auto&& alloc = adapt_allocator(a);
-    block = new_block<housing>(alloc, d, alloc);
+    auto&& alloc = detail::adapt_allocator(a);
+    block = detail::new_block<housing>(alloc, d, alloc);
   }
   Y* const p = r.get();
   managed_access::detach(r);

@@ -114,10 +114,16 @@ struct shared_from_this_target {
   using type = void;
 };
 template <class Y>
-struct shared_from_this_target<Y, std::void_t<decltype(shared_from_this_base(std::declval<Y*>()))>> {
-  using candidate = std::remove_pointer_t<decltype(shared_from_this_base(std::declval<Y*>()))>;
+struct shared_from_this_target<Y, std::void_t<decltype(detail::shared_from_this_base(std::declval<Y*>()))>> {
+  using candidate = std::remove_pointer_t<decltype(detail::shared_from_this_base(std::declval<Y*>()))>;
   using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
 };
+
+// A namespace for base classes only, which must never hold a function: a public base's namespace
+// is searched by every unqualified call that has a derived object as an argument, so
+// own::detail's function templates would join (and could make ambiguous) a user's functions
+// called on a shared_ptr or weak_ptr.
+namespace bases {
 
 // The observers by owner (control block), not by pointer, that shared_ptr and weak_ptr share.
 template <class Self>
@@ -145,13 +151,14 @@ class owner_observers {
   const control_block* self() const noexcept { return shared_access::block(static_cast<const Self&>(*this)); }
 };
 
+}  // namespace bases
 }  // namespace detail
 
 // -----------------------------------------------------------------------------------------------
 // shared_ptr
 
 template <class T>
-class shared_ptr : public detail::owner_observers<shared_ptr<T>> {
+class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
   template <class Y>
@@ -237,11 +244,15 @@ class shared_ptr : public detail::owner_observers<shared_ptr<T>> {
     using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
     block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
-    // enable_shared_from_this is looked up on the unique_ptr's pointer type, as std's "equivalent
-    // to shared_ptr(r.release(), d)" does: Y may have the base where T has none.
     pointer p = r.release();
     ptr_ = p;  // the constraint: `pointer` converts to element_type*
-    if constexpr (std::is_pointer_v<pointer>) enable_shared_from_this_hook(p);
+    // enable_shared_from_this is looked up on the unique_ptr's element type, as std's "equivalent
+    // to shared_ptr(r.release(), d)" does (Y may have the base where T has none), and hooked
+    // through the raw address that `pointer`, raw or fancy, holds (std's to_address(r.get())).
+    // Only a Y with the base asks for that address: other fancy pointers need no operator->.
+    if constexpr (!std::is_void_v<typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type>) {
+      enable_shared_from_this_hook(detail::to_raw_pointer(p));
+    }
   }
 
   // From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives
@@ -390,7 +401,7 @@ shared_ptr(std::unique_ptr<T, D>) -> shared_ptr<T>;
 // weak_ptr
 
 template <class T>
-class weak_ptr : public detail::owner_observers<weak_ptr<T>> {
+class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
 
@@ -545,7 +556,7 @@ using default_allocator = std::allocator<std::byte>;
 template <class T, construct_with How, class Header = control_block, class A, class... Args>
 shared_ptr<T> make_housed(const A& a, Args&&... args) {
   using block = inplace_block<T, A, How, Header>;
-  block* b = new_block<block>(a, a, std::forward<Args>(args)...);
+  block* b = detail::new_block<block>(a, a, std::forward<Args>(args)...);
   shared_ptr<T> result = shared_access::adopt<T>(b->object(), b);
   shared_access::enable_shared_from_this(result, result.get());
   return result;
@@ -555,9 +566,9 @@ shared_ptr<T> make_housed(const A& a, Args&&... args) {
 template <class T>
 const std::remove_all_extents_t<T>* flat_begin(const T& u) noexcept {
   if constexpr (std::is_array_v<T>) {
-    return flat_begin(u[0]);
+    return detail::flat_begin(u[0]);
   } else {
-    return &u;
+    return std::addressof(u);  // an element type may overload or delete unary operator&
   }
 }
 
@@ -569,7 +580,7 @@ shared_ptr<T> make_housed_array(const A& a, std::size_t n, const std::remove_ext
   constexpr std::size_t per_item = sizeof(item) / sizeof(element);
   using block = array_block<element, A, How, std::extent_v<T> * per_item>;
   if (n > std::size_t(-1) / per_item) throw std::bad_array_new_length();
-  block* b = u ? block::make(a, n * per_item, flat_begin(*u), per_item) : block::make(a, n * per_item);
+  block* b = u ? block::make(a, n * per_item, detail::flat_begin(*u), per_item) : block::make(a, n * per_item);
   return shared_access::adopt<T>(static_cast<item*>(static_cast<void*>(b->elements())), b);
 }
 
@@ -603,11 +614,11 @@ shared_ptr<T> make_shared() {
 }
 template <class T, detail::if_unbounded<T> = 0>
 shared_ptr<T> make_shared(std::size_t n, const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n, &u);
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n, std::addressof(u));
 }
 template <class T, detail::if_bounded<T> = 0>
 shared_ptr<T> make_shared(const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>, &u);
+  return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>, std::addressof(u));
 }
 
 // std::allocate_shared: as make_shared, with memory from `a` and construction through it.
@@ -625,11 +636,11 @@ shared_ptr<T> allocate_shared(const A& a) {
 }
 template <class T, class A, detail::if_unbounded<T> = 0>
 shared_ptr<T> allocate_shared(const A& a, std::size_t n, const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), n, &u);
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), n, std::addressof(u));
 }
 template <class T, class A, detail::if_bounded<T> = 0>
 shared_ptr<T> allocate_shared(const A& a, const std::remove_extent_t<T>& u) {
-  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>, &u);
+  return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>, std::addressof(u));
 }
 
 // The _for_overwrite forms default-initialise: trivial types are left uninitialised, never zeroed.
@@ -738,7 +749,8 @@ template <class T>
 bool operator==(const shared_ptr<T>& a, std::nullptr_t) noexcept {
   return !a;
 }
-#if __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+#if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
+    __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
 template <class T, class U>
 std::strong_ordering operator<=>(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
   return std::compare_three_way()(a.get(), b.get());
@@ -824,14 +836,22 @@ std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, con
 
 template <class T = void>
 struct owner_less;
+// The specialisations for shared_ptr and weak_ptr have C++17's adaptable-function typedefs
+// (deprecated there, gone from C++20's standard), in both modes, as libstdc++'s have.
 template <class T>
 struct owner_less<shared_ptr<T>> {
+  using result_type = bool;
+  using first_argument_type = shared_ptr<T>;
+  using second_argument_type = shared_ptr<T>;
   bool operator()(const shared_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
 };
 template <class T>
 struct owner_less<weak_ptr<T>> {
+  using result_type = bool;
+  using first_argument_type = weak_ptr<T>;
+  using second_argument_type = weak_ptr<T>;
   bool operator()(const weak_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
@@ -863,8 +883,12 @@ struct owner_equal {
 
 }  // namespace own
 
+// result_type and argument_type: C++17's, deprecated there and gone from C++20's standard; kept in
+// both modes and deprecated, as libstdc++ keeps std's.
 template <class T>
 struct std::hash<own::shared_ptr<T>> {
+  using result_type [[deprecated]] = std::size_t;
+  using argument_type [[deprecated]] = own::shared_ptr<T>;
   std::size_t operator()(const own::shared_ptr<T>& p) const noexcept {
     return std::hash<typename own::shared_ptr<T>::element_type*>()(p.get());
   }

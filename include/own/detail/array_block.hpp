@@ -121,7 +121,7 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
     rebind_alloc_t<A, unit> ua(std::move(block->allocator_storage::get()));
     const std::size_t units = units_for(block->length());
     block->~array_block();
-    deallocate_raw(ua, static_cast<unit*>(static_cast<void*>(block)), units);
+    detail::deallocate_raw(ua, static_cast<unit*>(static_cast<void*>(block)), units);
   }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy>;
 };

@@ -11,12 +11,14 @@
 
 namespace own::detail {
 
+// The raw address a pointer, raw or fancy, holds (C++20's std::to_address, for C++17 too): a
+// fancy pointer is followed through its operator->.
 template <class P>
 auto to_raw_pointer(P p) noexcept {
   if constexpr (std::is_pointer_v<P>) {
     return p;
   } else {
-    return to_raw_pointer(p.operator->());
+    return detail::to_raw_pointer(p.operator->());
   }
 }
 
@@ -34,12 +36,12 @@ class block_memory {
   using allocator_type = rebind_alloc_t<Alloc, T>;
 
   block_memory(const Alloc& a, std::size_t count) : alloc_(a), count_(count) {
-    raw_ = to_raw_pointer(std::allocator_traits<allocator_type>::allocate(alloc_, count));
+    raw_ = detail::to_raw_pointer(std::allocator_traits<allocator_type>::allocate(alloc_, count));
   }
   block_memory(const block_memory&) = delete;
   block_memory& operator=(const block_memory&) = delete;
   ~block_memory() {
-    if (raw_ != nullptr) deallocate_raw(alloc_, raw_, count_);
+    if (raw_ != nullptr) detail::deallocate_raw(alloc_, raw_, count_);
   }
 
   void* get() const noexcept { return raw_; }
@@ -64,7 +66,7 @@ template <class Block, class Alloc>
 void delete_block(Block* block, Alloc& stored) noexcept {
   rebind_alloc_t<Alloc, Block> a(std::move(stored));
   block->~Block();
-  deallocate_raw(a, block, 1);
+  detail::deallocate_raw(a, block, 1);
 }
 
 }  // namespace own::detail

@@ -63,7 +63,7 @@ namespace own::detail {
 struct hazard_node {
   using reclaim_function = void (*)(hazard_node*) noexcept;
 
-  explicit hazard_node(reclaim_function reclaim) noexcept : reclaim(reclaim) {}
+  explicit hazard_node(reclaim_function how) noexcept : reclaim(how) {}
 
   const reclaim_function reclaim;
   hazard_node* next_deferred = nullptr;
@@ -167,7 +167,9 @@ class OWN_PROCESS_WIDE hazard_slots {
   template <class Predicate>
   static std::size_t count_records(Predicate counted) noexcept {
     std::size_t n = 0;
-    for (const record* r = records_.load(std::memory_order_acquire); r; r = r->next) n += counted(*r) ? 1 : 0;
+    for (const record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+      if (counted(*r)) ++n;
+    }
     return n;
   }
 

@@ -62,7 +62,7 @@ class inplace_block final : public Header, ebo_storage<A, 0> {
       object->~object_type();
     }
   }
-  static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy>;
 
   alignas(T) unsigned char storage_[sizeof(T)];

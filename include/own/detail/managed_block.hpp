@@ -20,7 +20,7 @@ class managed_block final : public control_block, ebo_storage<A, 0> {
  private:
   static managed_block* self(control_block* b) noexcept { return static_cast<managed_block*>(b); }
   static void dispose(control_block* b) noexcept { self(b)->deleter_(); }
-  static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
   static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
     return type == typeid(Deleter) ? &self(b)->deleter_ : nullptr;
   }

@@ -3,6 +3,7 @@
 // so get_deleter works for as long as any shared or weak reference remains.
 #pragma once
 
+#include <memory>
 #include <typeinfo>
 #include <utility>
 
@@ -24,9 +25,10 @@ class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage
  private:
   static pointer_block* self(control_block* b) noexcept { return static_cast<pointer_block*>(b); }
   static void dispose(control_block* b) noexcept { self(b)->deleter_storage::get()(self(b)->ptr_); }
-  static void destroy(control_block* b) noexcept { delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
   static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
-    return type == typeid(D) ? &self(b)->deleter_storage::get() : nullptr;
+    // addressof: a deleter may overload or delete unary operator&.
+    return type == typeid(D) ? std::addressof(self(b)->deleter_storage::get()) : nullptr;
   }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy, &find_deleter>;
 
@@ -38,7 +40,7 @@ template <class P, class D, class A>
 control_block* make_pointer_block(P p, D& d, const A& a) {
   using block = pointer_block<P, D, A>;
   try {
-    return new_block<block>(a, p, std::move(d), a);
+    return detail::new_block<block>(a, p, std::move(d), a);
   } catch (...) {
     d(p);
     throw;

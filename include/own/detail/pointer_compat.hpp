@@ -19,13 +19,17 @@ template <class Y, class T>
 inline constexpr bool is_compatible_v = is_compatible<Y, T>::value;
 
 // Whether shared_ptr<T> may adopt a raw Y*: for T = U[N], Y(*)[N] converts to T*; for T = U[],
-// Y(*)[] converts to T*; otherwise Y* converts to T*.
+// Y(*)[] converts to T*; otherwise Y* converts to T*. Y(*)[N] and Y(*)[] are formed only where
+// their ill-formedness (Y void or a function type) is a substitution failure, which makes the
+// answer false: is_constructible<shared_ptr<int[]>, void*> is a query, never a hard error.
+template <class Y, class T, class = void>
+struct accepts_raw : std::false_type {};
 template <class Y, class T>
-struct accepts_raw : std::is_convertible<Y*, T*> {};
+struct accepts_raw<Y, T, std::enable_if_t<!std::is_array_v<T>>> : std::is_convertible<Y*, T*> {};
 template <class Y, class U, std::size_t N>
-struct accepts_raw<Y, U[N]> : std::is_convertible<Y (*)[N], U (*)[N]> {};
+struct accepts_raw<Y, U[N], std::void_t<Y (*)[N]>> : std::is_convertible<Y (*)[N], U (*)[N]> {};
 template <class Y, class U>
-struct accepts_raw<Y, U[]> : std::is_convertible<Y (*)[], U (*)[]> {};
+struct accepts_raw<Y, U[], std::void_t<Y (*)[]>> : std::is_convertible<Y (*)[], U (*)[]> {};
 template <class Y, class T>
 inline constexpr bool accepts_raw_v = accepts_raw<Y, T>::value;
 

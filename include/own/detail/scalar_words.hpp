@@ -19,7 +19,7 @@ inline void scalar_word([[maybe_unused]] Word& word) noexcept {
 
 template <class... Words>
 inline void scalar_words(Words&... words) noexcept {
-  (scalar_word(words), ...);
+  (detail::scalar_word(words), ...);
 }
 
 }  // namespace own::detail
