@@ -1,16 +1,22 @@
 // Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s semantics, aliased pointers,
-// and two-thread stress tests of every operation that check every object is destroyed exactly
-// once and every allocation returned (run them under TSan and ASan).
+// and of the free functions for atomic access to a plain shared_ptr
+// (atomic_load(&p), ..., from <own/shared_ptr.hpp>); and multi-threaded stress tests of every
+// operation that check every object is destroyed exactly once and every allocation returned (run
+// them under TSan and ASan).
 #include <own/atomic_shared_ptr.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cassert>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #if defined(__linux__)
@@ -18,6 +24,7 @@
 #include <unistd.h>
 #endif
 
+#include "stress.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -318,6 +325,145 @@ TEST(AtomicSharedPtr, WaiterReleasesTheValueReplacedUnderIt) {
 #endif
 
 // ---------------------------------------------------------------------------------------------
+// The free functions for atomic access to a plain shared_ptr
+
+TEST(SharedPtrAtomicFunctions, FoundQualifiedAndByArgumentDependentLookup) {
+  using sp = own::shared_ptr<int>;
+  sp p = own::make_shared<int>(1);
+  sp expected = p;
+  const auto seq_cst = std::memory_order_seq_cst;
+  static_assert(std::is_same_v<decltype(own::atomic_is_lock_free(&p)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_is_lock_free(&p)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_load(&p)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_load(&p)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_load_explicit(&p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_load_explicit(&p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_store(&p, p)), void>);
+  static_assert(std::is_same_v<decltype(atomic_store(&p, p)), void>);
+  static_assert(std::is_same_v<decltype(own::atomic_store_explicit(&p, p, seq_cst)), void>);
+  static_assert(std::is_same_v<decltype(atomic_store_explicit(&p, p, seq_cst)), void>);
+  static_assert(std::is_same_v<decltype(own::atomic_exchange(&p, p)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_exchange(&p, p)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_exchange_explicit(&p, p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_exchange_explicit(&p, p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_weak(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_strong(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_weak_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_strong_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  // They take a lock.
+  EXPECT_FALSE(atomic_is_lock_free(&p));
+  // The const form of load.
+  const sp& constant = p;
+  EXPECT_EQ(*atomic_load(&constant), 1);
+}
+
+TEST(SharedPtrAtomicFunctions, LoadStoreAndExchange) {
+  const long destroyed = tracked::destroyed();
+  auto one = own::make_shared<tracked>(1);
+  own::shared_ptr<tracked> p = one;
+  EXPECT_EQ(own::atomic_load(&p), one);
+  EXPECT_EQ(own::atomic_load_explicit(&p, std::memory_order_acquire), one);
+  own::atomic_store(&p, own::make_shared<tracked>(2));
+  EXPECT_EQ(one.use_count(), 1);
+  own::atomic_store_explicit(&p, own::make_shared<tracked>(3), std::memory_order_release);
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);  // 2, replaced
+  own::shared_ptr<tracked> old = own::atomic_exchange(&p, one);
+  EXPECT_EQ(old->value(), 3);
+  EXPECT_EQ(p, one);
+  old = own::atomic_exchange_explicit(&p, own::shared_ptr<tracked>(), std::memory_order_acq_rel);
+  EXPECT_EQ(old, one);
+  EXPECT_FALSE(p);
+  EXPECT_EQ(tracked::destroyed(), destroyed + 2);  // and 3
+}
+
+TEST(SharedPtrAtomicFunctions, CompareExchangeComparesPointerAndOwner) {
+  auto whole = own::make_shared<pair_of_tracked>();
+  const own::shared_ptr<tracked> first(whole, &whole->first);
+  own::shared_ptr<tracked> p = first;
+  // The same pointer with no owner is not equivalent: `expected` gets the current value.
+  own::shared_ptr<tracked> expected(own::shared_ptr<tracked>(), &whole->first);
+  EXPECT_FALSE(own::atomic_compare_exchange_strong(&p, &expected, own::shared_ptr<tracked>()));
+  EXPECT_TRUE(expected.owner_equal(whole));
+  // The same owner with another pointer is not equivalent either.
+  expected = own::shared_ptr<tracked>(whole, &whole->second);
+  EXPECT_FALSE(own::atomic_compare_exchange_weak(&p, &expected, own::shared_ptr<tracked>()));
+  EXPECT_EQ(expected.get(), &whole->first);
+  EXPECT_EQ(p, first);
+  // Equivalent: stored, `expected` unchanged.
+  EXPECT_TRUE(own::atomic_compare_exchange_strong_explicit(&p, &expected, own::shared_ptr<tracked>(whole, &whole->second),
+                                                           std::memory_order_acq_rel, std::memory_order_acquire));
+  EXPECT_EQ(expected, first);
+  EXPECT_EQ(p.get(), &whole->second);
+  // Both empty: equivalent.
+  own::shared_ptr<tracked> empty;
+  own::shared_ptr<tracked> q;
+  EXPECT_TRUE(own::atomic_compare_exchange_weak_explicit(&q, &empty, first, std::memory_order_release, std::memory_order_relaxed));
+  EXPECT_EQ(q, first);
+  // `expected` may be `p` itself: always equivalent.
+  EXPECT_TRUE(own::atomic_compare_exchange_strong(&q, &q, own::shared_ptr<tracked>()));
+  EXPECT_FALSE(q);
+  EXPECT_EQ(whole.use_count(), 4);  // whole, first, p, expected
+}
+
+// Runs `f` on a thread of its own; if it has not returned within two minutes, reports a deadlock
+// and aborts (a deadlocked thread cannot be stopped), so that a deadlock fails instead of hanging.
+template <class F>
+void expect_no_deadlock(F f) {
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  std::thread t([&] {
+    f();
+    done.set_value();
+  });
+  if (finished.wait_for(std::chrono::minutes(2)) == std::future_status::timeout) {
+    std::fputs("deadlock: the operation has not returned after two minutes\n", stderr);
+    std::abort();
+  }
+  t.join();
+}
+
+// A value whose destructor uses `target` through the free functions: the functions must release
+// the values they drop after their locks (with a lock held, the destructor would wait for it
+// forever).
+struct reenters : tracked {
+  reenters(int v, own::shared_ptr<tracked>* target) : tracked(v), target(target) {}
+  ~reenters() override {
+    seen = own::atomic_load(target);
+    own::atomic_store(target, seen);
+  }
+  own::shared_ptr<tracked>* target;
+  inline static own::shared_ptr<tracked> seen;
+};
+
+TEST(SharedPtrAtomicFunctions, DroppedValuesAreReleasedOutsideTheLock) {
+  expect_no_deadlock([] {
+    own::shared_ptr<tracked> p;
+    own::shared_ptr<tracked> expected;
+    auto three = own::make_shared<tracked>(3);
+    // atomic_store drops the previous value of `p`.
+    p = own::make_shared<reenters>(1, &p);
+    own::atomic_store(&p, own::make_shared<tracked>(2));
+    EXPECT_EQ(reenters::seen->value(), 2);
+    // A successful compare-exchange drops it too (here `expected` is `p`, so nothing else owns it).
+    p = own::make_shared<reenters>(1, &p);
+    EXPECT_TRUE(own::atomic_compare_exchange_strong(&p, &p, three));
+    EXPECT_EQ(reenters::seen, three);
+    // A failing one drops the previous value of `expected`, whose destructor uses either object.
+    for (own::shared_ptr<tracked>* target : {&p, &expected}) {
+      expected = own::make_shared<reenters>(1, target);
+      EXPECT_FALSE(own::atomic_compare_exchange_strong(&p, &expected, own::shared_ptr<tracked>()));
+      EXPECT_EQ(reenters::seen, three);
+    }
+    reenters::seen.reset();
+  });
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Two-thread stress tests: 2 x iterations operations each, bounded in time under TSan.
 
 constexpr int iterations = 500'000;
@@ -341,6 +487,7 @@ class stress_accounting {
   void check() const {
     EXPECT_EQ(tracked::live(), 0);
     EXPECT_EQ(tracked::constructed() - constructed_, tracked::destroyed() - destroyed_);
+    EXPECT_EQ(tracked::double_destroyed(), 0);
     EXPECT_EQ(log_.blocks_in_use(), 0);
     EXPECT_EQ(log_.bytes_in_use.load(), 0);
   }
@@ -540,6 +687,68 @@ TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
     }
   }
   accounting.check();
+}
+
+
+// Threads use one plain shared_ptr through the free functions: a writer stores and exchanges,
+// another compare-exchanges, a reader loads.
+TEST(SharedPtrAtomicFunctionsStress, StoreExchangeAndCompareExchangeAgainstLoad) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  const long rounds = own_test::scaled(iterations);
+  {
+    auto make = [&](int v) { return own::allocate_shared<item>(test_allocator<item>(&log), v); };
+    // A few long-lived values and, every 16th store, a new one, so that objects die under loads.
+    const std::vector<own::shared_ptr<item>> values = {make(0), make(1), make(2), nullptr};
+    own::shared_ptr<item> p = values[0];
+    long successes = 0;
+    own_test::run_threads(3, [&](int thread) {
+      for (int i = 0; i < rounds; ++i) {
+        const own::shared_ptr<item>& value = values[static_cast<std::size_t>(i % 4)];
+        if (thread == 0) {
+          own::shared_ptr<item> v = i % 16 == 0 ? make(i) : value;
+          if (i % 2) {
+            own::atomic_store_explicit(&p, std::move(v), std::memory_order_release);
+          } else {
+            own::shared_ptr<item> old = own::atomic_exchange(&p, std::move(v));
+            ASSERT_TRUE(!old || old->value() >= 0);
+          }
+        } else if (thread == 1) {
+          own::shared_ptr<item> expected = own::atomic_load(&p);
+          successes += i % 2 ? own::atomic_compare_exchange_strong(&p, &expected, value)
+                             : atomic_compare_exchange_weak_explicit(&p, &expected, value, std::memory_order_acq_rel,
+                                                                     std::memory_order_acquire);
+        } else {
+          own::shared_ptr<item> seen = atomic_load_explicit(&p, std::memory_order_acquire);
+          ASSERT_TRUE(!seen || (seen->value() >= 0 && seen->tag == seen->value()));
+        }
+      }
+    });
+    EXPECT_GT(successes, 0);
+  }
+  accounting.check();
+}
+
+// Two threads compare-exchange two objects, each using the other as `expected`: locking `*p` then
+// `*expected` would deadlock them; one order for every pair cannot.
+TEST(SharedPtrAtomicFunctionsStress, CompareExchangeLocksBothObjectsInOneOrder) {
+  // 32-byte aligned, so that the two are 16 bytes apart in one 4 KiB page: different locks.
+  struct alignas(32) two_pointers {
+    own::shared_ptr<int> pointer[2];
+  } objects{{own::make_shared<int>(0), own::make_shared<int>(1)}};
+  const long rounds = own_test::scaled(iterations);
+  expect_no_deadlock([&] {
+    on_two_threads([&](int thread) {
+      own::shared_ptr<int>& mine = objects.pointer[thread];
+      own::shared_ptr<int>& other = objects.pointer[1 - thread];
+      for (int i = 0; i < rounds; ++i) {
+        own::atomic_compare_exchange_strong(&mine, &other, own::atomic_load(&mine));
+      }
+    });
+  });
+  // The first compare-exchange failed and copied one into the other; all since succeeded.
+  EXPECT_EQ(objects.pointer[0], objects.pointer[1]);
+  EXPECT_EQ(objects.pointer[0].use_count(), 2);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Conformance of own::shared_ptr / weak_ptr / enable_shared_from_this / make_shared with std's C++20
-// interface: "replace std:: by own:: and a program compiles and behaves the same".
+// Conformance of own::shared_ptr / weak_ptr / enable_shared_from_this / make_shared, and of the
+// atomic_load(&p) family, with std's C++20 interface: "replace std:: by own:: and a program compiles and behaves the same".
 //
 // Two kinds of test:
 //  - compile time: a matrix of type traits (constructible, convertible, assignable, nothrow,
@@ -1756,6 +1756,82 @@ struct casts_and_comparisons {
   }
 };
 TYPED_TEST(Conformance, CastsAndComparisons) { expect_same_as_std<casts_and_comparisons, TypeParam>(); }
+
+// ---------------------------------------------------------------------------------------------
+// Atomic access: the free functions on a plain shared_ptr, called unqualified as code written
+// against std calls them (found by argument-dependent lookup).
+
+template <class Api>
+struct atomic_free_functions {
+  using S = typename Api::template shared_ptr<obj>;
+  inline static S* target = nullptr;
+  // Its destructor reads and writes `*target` through the functions, from inside one of them.
+  struct reenters : obj {
+    explicit reenters(int i) : obj(i) {}
+    ~reenters() override {
+      S seen = atomic_load(target);
+      note("~reenters ", id, " sees ", seen ? seen->id : -1);
+      atomic_store(target, seen);
+    }
+  };
+  static void run(transcript& t) {
+    S p = Api::template make_shared<obj>(1);
+    target = &p;
+    t("load: ", atomic_load(&p)->id, " ", atomic_load_explicit(&p, std::memory_order_acquire)->id, " use_count ",
+      p.use_count());
+    atomic_store(&p, S(Api::template make_shared<reenters>(2)));
+    atomic_store_explicit(&p, Api::template make_shared<obj>(3), std::memory_order_release);
+    S old = atomic_exchange(&p, S(Api::template make_shared<reenters>(4)));
+    t("exchange: old ", old->id, " now ", p->id);
+    old = atomic_exchange_explicit(&p, old, std::memory_order_acq_rel);
+    old.reset();
+    S expected = p;
+    bool ok = atomic_compare_exchange_strong(&p, &expected, S(Api::template make_shared<reenters>(5)));
+    t("compare_exchange_strong: ", ok, " p ", p->id, " expected ", expected->id);
+    ok = atomic_compare_exchange_weak(&p, &expected, S());  // fails: releases obj 3 from `expected`
+    t("compare_exchange_weak: ", ok, " expected ", expected->id);
+    // The same pointer with no owner, then the same owner with another pointer: not equivalent.
+    expected = S(S(), p.get());
+    ok = atomic_compare_exchange_strong_explicit(&p, &expected, S(), std::memory_order_acq_rel, std::memory_order_acquire);
+    t("same pointer, no owner: ", ok, " expected owner ", !expected.owner_before(p) && !p.owner_before(expected));
+    expected = S(p, static_cast<obj*>(nullptr));
+    ok = atomic_compare_exchange_weak_explicit(&p, &expected, S(), std::memory_order_release, std::memory_order_relaxed);
+    t("same owner, null pointer: ", ok, " expected ", expected.get() == p.get());
+    // A failure releases the previous `expected`, a reenters.
+    expected = Api::template make_shared<reenters>(6);
+    ok = atomic_compare_exchange_strong(&p, &expected, S());
+    t("failure released expected: ", ok, " ", expected->id);
+    // `expected` is `p`: equivalent; the previous value (reenters 5, owned by `p` alone) released.
+    expected.reset();
+    ok = atomic_compare_exchange_strong(&p, &p, Api::template make_shared<obj>(7));
+    t("p as its own expected: ", ok, " p ", p->id);
+    target = nullptr;
+  }
+};
+TYPED_TEST(Conformance, AtomicFreeFunctions) { expect_same_as_std<atomic_free_functions, TypeParam>(); }
+
+// Their signatures. (own's are noexcept: std specifies "Throws: Nothing" and leaves noexcept to the
+// implementation, which may add it; libstdc++ does not.)
+template <class Api>
+constexpr bool atomic_free_functions_surface() {
+  using S = typename Api::template shared_ptr<int>;
+  S* p = nullptr;
+  const auto order = std::memory_order_seq_cst;
+  static_assert(std::is_same_v<decltype(atomic_is_lock_free(static_cast<const S*>(p))), bool>);
+  static_assert(std::is_same_v<decltype(atomic_load(static_cast<const S*>(p))), S>);
+  static_assert(std::is_same_v<decltype(atomic_load_explicit(static_cast<const S*>(p), order)), S>);
+  static_assert(std::is_same_v<decltype(atomic_store(p, S())), void>);
+  static_assert(std::is_same_v<decltype(atomic_store_explicit(p, S(), order)), void>);
+  static_assert(std::is_same_v<decltype(atomic_exchange(p, S())), S>);
+  static_assert(std::is_same_v<decltype(atomic_exchange_explicit(p, S(), order)), S>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak(p, p, S())), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong(p, p, S())), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak_explicit(p, p, S(), order, order)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong_explicit(p, p, S(), order, order)), bool>);
+  return true;
+}
+static_assert(atomic_free_functions_surface<std_api>() && atomic_free_functions_surface<own_api>());
+static_assert(noexcept(own::atomic_load(std::declval<own::shared_ptr<int>*>())));
 
 // ---------------------------------------------------------------------------------------------
 // Incomplete types: a pointer to one can be declared, copied, compared, hashed and destroyed
