@@ -1,5 +1,5 @@
-// Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s semantics, aliased pointers,
-// and of the free functions for atomic access to a plain shared_ptr
+// Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s and std::atomic<std::weak_ptr>'s
+// semantics, aliased pointers, and of the free functions for atomic access to a plain shared_ptr
 // (atomic_load(&p), ..., from <own/shared_ptr.hpp>); and multi-threaded stress tests of every
 // operation that check every object is destroyed exactly once and every allocation returned (run
 // them under TSan and ASan).
@@ -53,8 +53,13 @@ TEST(AtomicSharedPtrUsage, HeaderExampleRuns) {
   next->version++;
   bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
 
+  // an observer of the latest version that does not keep an old one alive:
+  own::atomic_weak_ptr<config> latest(current.load());
+  if (own::shared_ptr<config> alive = latest.load().lock()) use(*alive);
+
   EXPECT_TRUE(published);
   EXPECT_EQ(current.load()->version, 1);
+  EXPECT_EQ(latest.load().lock(), current.load());
 }
 
 TEST(AtomicSharedPtrLayout, OneWordAndLockFree) {
@@ -63,6 +68,12 @@ TEST(AtomicSharedPtrLayout, OneWordAndLockFree) {
   static_assert(std::is_same_v<own::atomic_shared_ptr<int>::value_type, own::shared_ptr<int>>);
   own::atomic_shared_ptr<int> a;
   EXPECT_TRUE(a.is_lock_free());
+
+  static_assert(sizeof(own::atomic_weak_ptr<int>) == 8);
+  static_assert(own::atomic_weak_ptr<int>::is_always_lock_free);
+  static_assert(std::is_same_v<own::atomic_weak_ptr<int>::value_type, own::weak_ptr<int>>);
+  own::atomic_weak_ptr<int> w;
+  EXPECT_TRUE(w.is_lock_free());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,6 +333,138 @@ TEST(AtomicSharedPtr, WaiterReleasesTheValueReplacedUnderIt) {
   EXPECT_EQ(tracked::live(), 2);
 }
 #endif
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// atomic_weak_ptr: the same atomic holding a weak reference
+
+TEST(AtomicWeakPtr, EmptyByDefault) {
+  own::atomic_weak_ptr<int> a;
+  EXPECT_TRUE(a.load().expired());
+  EXPECT_FALSE(a.load().lock());
+}
+
+// The atomic's reference is weak: it keeps the control block, never the object.
+TEST(AtomicWeakPtr, HoldsAWeakReference) {
+  allocation_log log;
+  auto p = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 1);
+  own::atomic_weak_ptr<tracked> a(p);
+  EXPECT_EQ(p.use_count(), 1);
+  {
+    own::weak_ptr<tracked> w = a.load(std::memory_order_acquire);
+    own::weak_ptr<tracked> v = a;  // conversion loads
+    EXPECT_EQ(w.lock(), p);
+    EXPECT_TRUE(v.owner_equal(p));
+  }
+  p.reset();
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 1);
+  EXPECT_TRUE(a.load().expired());
+  a.store(own::weak_ptr<tracked>());
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(AtomicWeakPtr, StoreExchangeAndDestructionReleaseTheirReference) {
+  allocation_log log;
+  auto one = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 1);
+  auto two = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 2);
+  {
+    own::atomic_weak_ptr<tracked> a(one);
+    one.reset();  // expired: the atomic keeps its block
+    EXPECT_EQ(log.blocks_in_use(), 2);
+    a.store(two, std::memory_order_release);
+    EXPECT_EQ(log.blocks_in_use(), 1);
+    a = own::weak_ptr<tracked>(two);
+    own::weak_ptr<tracked> old = a.exchange(own::weak_ptr<tracked>(), std::memory_order_acq_rel);
+    EXPECT_EQ(old.lock(), two);
+    EXPECT_TRUE(a.load().expired());
+    a = two;
+    two.reset();
+    old.reset();
+    EXPECT_EQ(log.blocks_in_use(), 1);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// Equivalence is by stored pointer and owner, whether the object is alive or not.
+TEST(AtomicWeakPtr, CompareExchangeComparesPointerAndOwnerEvenOnceExpired) {
+  auto whole = own::make_shared<pair_of_tracked>();
+  const own::weak_ptr<tracked> first(own::shared_ptr<tracked>(whole, &whole->first));
+  const own::weak_ptr<tracked> second(own::shared_ptr<tracked>(whole, &whole->second));
+  own::atomic_weak_ptr<tracked> a(first);
+  // The same owner with another pointer is not equivalent.
+  own::weak_ptr<tracked> expected = second;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, second));
+  EXPECT_EQ(expected.lock().get(), &whole->first);  // the current value, copied
+  // The same pointer with no owner is not equivalent either.
+  expected = own::shared_ptr<tracked>(own::shared_ptr<tracked>(), &whole->first);
+  EXPECT_FALSE(a.compare_exchange_strong(expected, second));
+  EXPECT_TRUE(expected.owner_equal(whole));
+
+  whole.reset();  // nothing locks any more; the stored pointers still tell first from second
+  expected = second;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, second));
+  expected = first;
+  EXPECT_TRUE(a.compare_exchange_strong(expected, second, std::memory_order_acq_rel, std::memory_order_acquire));
+  expected = first;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, first));
+  expected = second;
+  while (!a.compare_exchange_weak(expected, own::weak_ptr<tracked>())) {
+  }
+  EXPECT_TRUE(expected.owner_equal(first));  // unchanged on success
+}
+
+TEST(AtomicWeakPtr, CompareExchangeWithEmptyValues) {
+  auto one = own::make_shared<int>(1);
+  auto two = own::make_shared<int>(2);
+  own::atomic_weak_ptr<int> a;
+  own::weak_ptr<int> expected = two;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, one));
+  EXPECT_TRUE(expected.owner_equal(own::weak_ptr<int>()));  // copied: empty
+  EXPECT_TRUE(a.compare_exchange_strong(expected, one));    // both empty: equivalent
+  EXPECT_EQ(a.load().lock(), one);
+  expected = own::weak_ptr<int>();
+  EXPECT_FALSE(a.compare_exchange_weak(expected, two, std::memory_order_acquire, std::memory_order_relaxed));
+  EXPECT_EQ(expected.lock(), one);
+  // Both hold weak references only.
+  EXPECT_EQ(one.use_count(), 1);
+  EXPECT_EQ(two.use_count(), 1);
+}
+
+#if __cplusplus >= 202002L
+TEST(AtomicWeakPtr, StdAtomicSpecialisation) {
+  using atomic_type = std::atomic<own::weak_ptr<int>>;
+  static_assert(atomic_type::is_always_lock_free);
+  static_assert(std::is_same_v<atomic_type::value_type, own::weak_ptr<int>>);
+  static_assert(std::is_nothrow_default_constructible_v<atomic_type>);
+  static_assert(!std::is_copy_constructible_v<atomic_type> && !std::is_copy_assignable_v<atomic_type>);
+  auto sp = own::make_shared<int>(1);
+  atomic_type a(sp);
+  EXPECT_EQ(*a.load().lock(), 1);
+  EXPECT_TRUE(a.is_lock_free());
+  atomic_type b;
+  b = a.load();
+  own::weak_ptr<int> current = b;
+  EXPECT_EQ(current.lock(), sp);
+  own::weak_ptr<int> expected = sp;
+  EXPECT_TRUE(b.compare_exchange_strong(expected, own::weak_ptr<int>()));
+  EXPECT_TRUE(b.exchange(sp).expired());
+}
+
+TEST(AtomicWeakPtr, WaitReturnsOnceTheValueChanges) {
+  auto one = own::make_shared<int>(1);
+  auto two = own::make_shared<int>(2);
+  own::atomic_weak_ptr<int> a(one);
+  a.wait(two);  // not equivalent: returns at once
+  std::thread waiter([&, old = own::weak_ptr<int>(one)] {
+    a.wait(old, std::memory_order_acquire);
+    EXPECT_EQ(a.load().lock(), two);
+  });
+  one.reset();  // an expired value is waited on as any other
+  a.store(two);
+  a.notify_one();
+  waiter.join();
+}
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -689,6 +832,51 @@ TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
   accounting.check();
 }
 
+
+// Two writers replace a weak_ptr to objects that die meanwhile (each kept alive by its writer for a
+// few rounds), one by store and exchange, one by compare-exchange, while a reader loads and locks
+// it: a lock yields a live object or nothing, and every object and control block is released once
+// (the atomic's weak references included).
+TEST(AtomicWeakPtrStress, StoreAndCompareExchangeAgainstLoadAndLock) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  const long rounds = own_test::scaled(iterations);
+  {
+    own::atomic_weak_ptr<item> a;
+    own_test::run_threads(3, [&](int thread) {
+      own::shared_ptr<item> kept[4];
+      for (int i = 0; i < rounds; ++i) {
+        if (thread == 2) {
+          if (own::shared_ptr<item> p = a.load(std::memory_order_acquire).lock()) {
+            ASSERT_GE(p->value(), 0);
+            ASSERT_EQ(p->tag, p->value());
+          }
+          continue;
+        }
+        own::shared_ptr<item>& mine = kept[i % 4];
+        mine = own::allocate_shared<item>(test_allocator<item>(&log), i);  // the one made 4 rounds ago dies
+        if (thread == 0) {
+          if (i % 2) {
+            a.store(mine);
+          } else {
+            own::shared_ptr<item> old = a.exchange(mine).lock();
+            ASSERT_TRUE(!old || old->value() >= 0);
+          }
+        } else {
+          own::weak_ptr<item> expected = a.load();
+          if (i % 2) {
+            a.compare_exchange_strong(expected, mine);
+          } else {
+            a.compare_exchange_weak(expected, mine, std::memory_order_acq_rel, std::memory_order_acquire);
+          }
+        }
+      }
+    });
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(log.blocks_in_use(), 1);  // the last value's, expired, held by the atomic
+  }
+  accounting.check();
+}
 
 // Threads use one plain shared_ptr through the free functions: a writer stores and exchanges,
 // another compare-exchanges, a reader loads.
