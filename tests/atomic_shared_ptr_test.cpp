@@ -1,16 +1,22 @@
-// Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s semantics, aliased pointers,
-// and two-thread stress tests of every operation that check every object is destroyed exactly
-// once and every allocation returned (run them under TSan and ASan).
+// Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s and std::atomic<std::weak_ptr>'s
+// semantics, aliased pointers, and of the free functions for atomic access to a plain shared_ptr
+// (atomic_load(&p), ..., from <own/shared_ptr.hpp>); and multi-threaded stress tests of every
+// operation that check every object is destroyed exactly once and every allocation returned (run
+// them under TSan and ASan).
 #include <own/atomic_shared_ptr.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cassert>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #if defined(__linux__)
@@ -18,6 +24,7 @@
 #include <unistd.h>
 #endif
 
+#include "stress.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -46,8 +53,13 @@ TEST(AtomicSharedPtrUsage, HeaderExampleRuns) {
   next->version++;
   bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
 
+  // an observer of the latest version that does not keep an old one alive:
+  own::atomic_weak_ptr<config> latest(current.load());
+  if (own::shared_ptr<config> alive = latest.load().lock()) use(*alive);
+
   EXPECT_TRUE(published);
   EXPECT_EQ(current.load()->version, 1);
+  EXPECT_EQ(latest.load().lock(), current.load());
 }
 
 TEST(AtomicSharedPtrLayout, OneWordAndLockFree) {
@@ -56,6 +68,12 @@ TEST(AtomicSharedPtrLayout, OneWordAndLockFree) {
   static_assert(std::is_same_v<own::atomic_shared_ptr<int>::value_type, own::shared_ptr<int>>);
   own::atomic_shared_ptr<int> a;
   EXPECT_TRUE(a.is_lock_free());
+
+  static_assert(sizeof(own::atomic_weak_ptr<int>) == 8);
+  static_assert(own::atomic_weak_ptr<int>::is_always_lock_free);
+  static_assert(std::is_same_v<own::atomic_weak_ptr<int>::value_type, own::weak_ptr<int>>);
+  own::atomic_weak_ptr<int> w;
+  EXPECT_TRUE(w.is_lock_free());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,6 +336,277 @@ TEST(AtomicSharedPtr, WaiterReleasesTheValueReplacedUnderIt) {
 #endif
 
 // ---------------------------------------------------------------------------------------------
+// atomic_weak_ptr: the same atomic holding a weak reference
+
+TEST(AtomicWeakPtr, EmptyByDefault) {
+  own::atomic_weak_ptr<int> a;
+  EXPECT_TRUE(a.load().expired());
+  EXPECT_FALSE(a.load().lock());
+}
+
+// The atomic's reference is weak: it keeps the control block, never the object.
+TEST(AtomicWeakPtr, HoldsAWeakReference) {
+  allocation_log log;
+  auto p = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 1);
+  own::atomic_weak_ptr<tracked> a(p);
+  EXPECT_EQ(p.use_count(), 1);
+  {
+    own::weak_ptr<tracked> w = a.load(std::memory_order_acquire);
+    own::weak_ptr<tracked> v = a;  // conversion loads
+    EXPECT_EQ(w.lock(), p);
+    EXPECT_TRUE(v.owner_equal(p));
+  }
+  p.reset();
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 1);
+  EXPECT_TRUE(a.load().expired());
+  a.store(own::weak_ptr<tracked>());
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(AtomicWeakPtr, StoreExchangeAndDestructionReleaseTheirReference) {
+  allocation_log log;
+  auto one = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 1);
+  auto two = own::allocate_shared<tracked>(test_allocator<tracked>(&log), 2);
+  {
+    own::atomic_weak_ptr<tracked> a(one);
+    one.reset();  // expired: the atomic keeps its block
+    EXPECT_EQ(log.blocks_in_use(), 2);
+    a.store(two, std::memory_order_release);
+    EXPECT_EQ(log.blocks_in_use(), 1);
+    a = own::weak_ptr<tracked>(two);
+    own::weak_ptr<tracked> old = a.exchange(own::weak_ptr<tracked>(), std::memory_order_acq_rel);
+    EXPECT_EQ(old.lock(), two);
+    EXPECT_TRUE(a.load().expired());
+    a = two;
+    two.reset();
+    old.reset();
+    EXPECT_EQ(log.blocks_in_use(), 1);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// Equivalence is by stored pointer and owner, whether the object is alive or not.
+TEST(AtomicWeakPtr, CompareExchangeComparesPointerAndOwnerEvenOnceExpired) {
+  auto whole = own::make_shared<pair_of_tracked>();
+  const own::weak_ptr<tracked> first(own::shared_ptr<tracked>(whole, &whole->first));
+  const own::weak_ptr<tracked> second(own::shared_ptr<tracked>(whole, &whole->second));
+  own::atomic_weak_ptr<tracked> a(first);
+  // The same owner with another pointer is not equivalent.
+  own::weak_ptr<tracked> expected = second;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, second));
+  EXPECT_EQ(expected.lock().get(), &whole->first);  // the current value, copied
+  // The same pointer with no owner is not equivalent either.
+  expected = own::shared_ptr<tracked>(own::shared_ptr<tracked>(), &whole->first);
+  EXPECT_FALSE(a.compare_exchange_strong(expected, second));
+  EXPECT_TRUE(expected.owner_equal(whole));
+
+  whole.reset();  // nothing locks any more; the stored pointers still tell first from second
+  expected = second;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, second));
+  expected = first;
+  EXPECT_TRUE(a.compare_exchange_strong(expected, second, std::memory_order_acq_rel, std::memory_order_acquire));
+  expected = first;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, first));
+  expected = second;
+  while (!a.compare_exchange_weak(expected, own::weak_ptr<tracked>())) {
+  }
+  EXPECT_TRUE(expected.owner_equal(first));  // unchanged on success
+}
+
+TEST(AtomicWeakPtr, CompareExchangeWithEmptyValues) {
+  auto one = own::make_shared<int>(1);
+  auto two = own::make_shared<int>(2);
+  own::atomic_weak_ptr<int> a;
+  own::weak_ptr<int> expected = two;
+  EXPECT_FALSE(a.compare_exchange_strong(expected, one));
+  EXPECT_TRUE(expected.owner_equal(own::weak_ptr<int>()));  // copied: empty
+  EXPECT_TRUE(a.compare_exchange_strong(expected, one));    // both empty: equivalent
+  EXPECT_EQ(a.load().lock(), one);
+  expected = own::weak_ptr<int>();
+  EXPECT_FALSE(a.compare_exchange_weak(expected, two, std::memory_order_acquire, std::memory_order_relaxed));
+  EXPECT_EQ(expected.lock(), one);
+  // Both hold weak references only.
+  EXPECT_EQ(one.use_count(), 1);
+  EXPECT_EQ(two.use_count(), 1);
+}
+
+#if __cplusplus >= 202002L
+TEST(AtomicWeakPtr, StdAtomicSpecialisation) {
+  using atomic_type = std::atomic<own::weak_ptr<int>>;
+  static_assert(atomic_type::is_always_lock_free);
+  static_assert(std::is_same_v<atomic_type::value_type, own::weak_ptr<int>>);
+  static_assert(std::is_nothrow_default_constructible_v<atomic_type>);
+  static_assert(!std::is_copy_constructible_v<atomic_type> && !std::is_copy_assignable_v<atomic_type>);
+  auto sp = own::make_shared<int>(1);
+  atomic_type a(sp);
+  EXPECT_EQ(*a.load().lock(), 1);
+  EXPECT_TRUE(a.is_lock_free());
+  atomic_type b;
+  b = a.load();
+  own::weak_ptr<int> current = b;
+  EXPECT_EQ(current.lock(), sp);
+  own::weak_ptr<int> expected = sp;
+  EXPECT_TRUE(b.compare_exchange_strong(expected, own::weak_ptr<int>()));
+  EXPECT_TRUE(b.exchange(sp).expired());
+}
+
+TEST(AtomicWeakPtr, WaitReturnsOnceTheValueChanges) {
+  auto one = own::make_shared<int>(1);
+  auto two = own::make_shared<int>(2);
+  own::atomic_weak_ptr<int> a(one);
+  a.wait(two);  // not equivalent: returns at once
+  std::thread waiter([&, old = own::weak_ptr<int>(one)] {
+    a.wait(old, std::memory_order_acquire);
+    EXPECT_EQ(a.load().lock(), two);
+  });
+  one.reset();  // an expired value is waited on as any other
+  a.store(two);
+  a.notify_one();
+  waiter.join();
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// The free functions for atomic access to a plain shared_ptr
+
+TEST(SharedPtrAtomicFunctions, FoundQualifiedAndByArgumentDependentLookup) {
+  using sp = own::shared_ptr<int>;
+  sp p = own::make_shared<int>(1);
+  sp expected = p;
+  const auto seq_cst = std::memory_order_seq_cst;
+  static_assert(std::is_same_v<decltype(own::atomic_is_lock_free(&p)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_is_lock_free(&p)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_load(&p)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_load(&p)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_load_explicit(&p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_load_explicit(&p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_store(&p, p)), void>);
+  static_assert(std::is_same_v<decltype(atomic_store(&p, p)), void>);
+  static_assert(std::is_same_v<decltype(own::atomic_store_explicit(&p, p, seq_cst)), void>);
+  static_assert(std::is_same_v<decltype(atomic_store_explicit(&p, p, seq_cst)), void>);
+  static_assert(std::is_same_v<decltype(own::atomic_exchange(&p, p)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_exchange(&p, p)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_exchange_explicit(&p, p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(atomic_exchange_explicit(&p, p, seq_cst)), sp>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_weak(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_strong(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong(&p, &expected, p)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_weak_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  static_assert(std::is_same_v<decltype(own::atomic_compare_exchange_strong_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong_explicit(&p, &expected, p, seq_cst, seq_cst)), bool>);
+  // They take a lock.
+  EXPECT_FALSE(atomic_is_lock_free(&p));
+  // The const form of load.
+  const sp& constant = p;
+  EXPECT_EQ(*atomic_load(&constant), 1);
+}
+
+TEST(SharedPtrAtomicFunctions, LoadStoreAndExchange) {
+  const long destroyed = tracked::destroyed();
+  auto one = own::make_shared<tracked>(1);
+  own::shared_ptr<tracked> p = one;
+  EXPECT_EQ(own::atomic_load(&p), one);
+  EXPECT_EQ(own::atomic_load_explicit(&p, std::memory_order_acquire), one);
+  own::atomic_store(&p, own::make_shared<tracked>(2));
+  EXPECT_EQ(one.use_count(), 1);
+  own::atomic_store_explicit(&p, own::make_shared<tracked>(3), std::memory_order_release);
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);  // 2, replaced
+  own::shared_ptr<tracked> old = own::atomic_exchange(&p, one);
+  EXPECT_EQ(old->value(), 3);
+  EXPECT_EQ(p, one);
+  old = own::atomic_exchange_explicit(&p, own::shared_ptr<tracked>(), std::memory_order_acq_rel);
+  EXPECT_EQ(old, one);
+  EXPECT_FALSE(p);
+  EXPECT_EQ(tracked::destroyed(), destroyed + 2);  // and 3
+}
+
+TEST(SharedPtrAtomicFunctions, CompareExchangeComparesPointerAndOwner) {
+  auto whole = own::make_shared<pair_of_tracked>();
+  const own::shared_ptr<tracked> first(whole, &whole->first);
+  own::shared_ptr<tracked> p = first;
+  // The same pointer with no owner is not equivalent: `expected` gets the current value.
+  own::shared_ptr<tracked> expected(own::shared_ptr<tracked>(), &whole->first);
+  EXPECT_FALSE(own::atomic_compare_exchange_strong(&p, &expected, own::shared_ptr<tracked>()));
+  EXPECT_TRUE(expected.owner_equal(whole));
+  // The same owner with another pointer is not equivalent either.
+  expected = own::shared_ptr<tracked>(whole, &whole->second);
+  EXPECT_FALSE(own::atomic_compare_exchange_weak(&p, &expected, own::shared_ptr<tracked>()));
+  EXPECT_EQ(expected.get(), &whole->first);
+  EXPECT_EQ(p, first);
+  // Equivalent: stored, `expected` unchanged.
+  EXPECT_TRUE(own::atomic_compare_exchange_strong_explicit(&p, &expected, own::shared_ptr<tracked>(whole, &whole->second),
+                                                           std::memory_order_acq_rel, std::memory_order_acquire));
+  EXPECT_EQ(expected, first);
+  EXPECT_EQ(p.get(), &whole->second);
+  // Both empty: equivalent.
+  own::shared_ptr<tracked> empty;
+  own::shared_ptr<tracked> q;
+  EXPECT_TRUE(own::atomic_compare_exchange_weak_explicit(&q, &empty, first, std::memory_order_release, std::memory_order_relaxed));
+  EXPECT_EQ(q, first);
+  // `expected` may be `p` itself: always equivalent.
+  EXPECT_TRUE(own::atomic_compare_exchange_strong(&q, &q, own::shared_ptr<tracked>()));
+  EXPECT_FALSE(q);
+  EXPECT_EQ(whole.use_count(), 4);  // whole, first, p, expected
+}
+
+// Runs `f` on a thread of its own; if it has not returned within two minutes, reports a deadlock
+// and aborts (a deadlocked thread cannot be stopped), so that a deadlock fails instead of hanging.
+template <class F>
+void expect_no_deadlock(F f) {
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  std::thread t([&] {
+    f();
+    done.set_value();
+  });
+  if (finished.wait_for(std::chrono::minutes(2)) == std::future_status::timeout) {
+    std::fputs("deadlock: the operation has not returned after two minutes\n", stderr);
+    std::abort();
+  }
+  t.join();
+}
+
+// A value whose destructor uses `target` through the free functions: the functions must release
+// the values they drop after their locks (with a lock held, the destructor would wait for it
+// forever).
+struct reenters : tracked {
+  reenters(int v, own::shared_ptr<tracked>* target) : tracked(v), target(target) {}
+  ~reenters() override {
+    seen = own::atomic_load(target);
+    own::atomic_store(target, seen);
+  }
+  own::shared_ptr<tracked>* target;
+  inline static own::shared_ptr<tracked> seen;
+};
+
+TEST(SharedPtrAtomicFunctions, DroppedValuesAreReleasedOutsideTheLock) {
+  expect_no_deadlock([] {
+    own::shared_ptr<tracked> p;
+    own::shared_ptr<tracked> expected;
+    auto three = own::make_shared<tracked>(3);
+    // atomic_store drops the previous value of `p`.
+    p = own::make_shared<reenters>(1, &p);
+    own::atomic_store(&p, own::make_shared<tracked>(2));
+    EXPECT_EQ(reenters::seen->value(), 2);
+    // A successful compare-exchange drops it too (here `expected` is `p`, so nothing else owns it).
+    p = own::make_shared<reenters>(1, &p);
+    EXPECT_TRUE(own::atomic_compare_exchange_strong(&p, &p, three));
+    EXPECT_EQ(reenters::seen, three);
+    // A failing one drops the previous value of `expected`, whose destructor uses either object.
+    for (own::shared_ptr<tracked>* target : {&p, &expected}) {
+      expected = own::make_shared<reenters>(1, target);
+      EXPECT_FALSE(own::atomic_compare_exchange_strong(&p, &expected, own::shared_ptr<tracked>()));
+      EXPECT_EQ(reenters::seen, three);
+    }
+    reenters::seen.reset();
+  });
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Two-thread stress tests: 2 x iterations operations each, bounded in time under TSan.
 
 constexpr int iterations = 500'000;
@@ -341,6 +630,7 @@ class stress_accounting {
   void check() const {
     EXPECT_EQ(tracked::live(), 0);
     EXPECT_EQ(tracked::constructed() - constructed_, tracked::destroyed() - destroyed_);
+    EXPECT_EQ(tracked::double_destroyed(), 0);
     EXPECT_EQ(log_.blocks_in_use(), 0);
     EXPECT_EQ(log_.bytes_in_use.load(), 0);
   }
@@ -540,6 +830,113 @@ TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
     }
   }
   accounting.check();
+}
+
+
+// Two writers replace a weak_ptr to objects that die meanwhile (each kept alive by its writer for a
+// few rounds), one by store and exchange, one by compare-exchange, while a reader loads and locks
+// it: a lock yields a live object or nothing, and every object and control block is released once
+// (the atomic's weak references included).
+TEST(AtomicWeakPtrStress, StoreAndCompareExchangeAgainstLoadAndLock) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  const long rounds = own_test::scaled(iterations);
+  {
+    own::atomic_weak_ptr<item> a;
+    own_test::run_threads(3, [&](int thread) {
+      own::shared_ptr<item> kept[4];
+      for (int i = 0; i < rounds; ++i) {
+        if (thread == 2) {
+          if (own::shared_ptr<item> p = a.load(std::memory_order_acquire).lock()) {
+            ASSERT_GE(p->value(), 0);
+            ASSERT_EQ(p->tag, p->value());
+          }
+          continue;
+        }
+        own::shared_ptr<item>& mine = kept[i % 4];
+        mine = own::allocate_shared<item>(test_allocator<item>(&log), i);  // the one made 4 rounds ago dies
+        if (thread == 0) {
+          if (i % 2) {
+            a.store(mine);
+          } else {
+            own::shared_ptr<item> old = a.exchange(mine).lock();
+            ASSERT_TRUE(!old || old->value() >= 0);
+          }
+        } else {
+          own::weak_ptr<item> expected = a.load();
+          if (i % 2) {
+            a.compare_exchange_strong(expected, mine);
+          } else {
+            a.compare_exchange_weak(expected, mine, std::memory_order_acq_rel, std::memory_order_acquire);
+          }
+        }
+      }
+    });
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(log.blocks_in_use(), 1);  // the last value's, expired, held by the atomic
+  }
+  accounting.check();
+}
+
+// Threads use one plain shared_ptr through the free functions: a writer stores and exchanges,
+// another compare-exchanges, a reader loads.
+TEST(SharedPtrAtomicFunctionsStress, StoreExchangeAndCompareExchangeAgainstLoad) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  const long rounds = own_test::scaled(iterations);
+  {
+    auto make = [&](int v) { return own::allocate_shared<item>(test_allocator<item>(&log), v); };
+    // A few long-lived values and, every 16th store, a new one, so that objects die under loads.
+    const std::vector<own::shared_ptr<item>> values = {make(0), make(1), make(2), nullptr};
+    own::shared_ptr<item> p = values[0];
+    long successes = 0;
+    own_test::run_threads(3, [&](int thread) {
+      for (int i = 0; i < rounds; ++i) {
+        const own::shared_ptr<item>& value = values[static_cast<std::size_t>(i % 4)];
+        if (thread == 0) {
+          own::shared_ptr<item> v = i % 16 == 0 ? make(i) : value;
+          if (i % 2) {
+            own::atomic_store_explicit(&p, std::move(v), std::memory_order_release);
+          } else {
+            own::shared_ptr<item> old = own::atomic_exchange(&p, std::move(v));
+            ASSERT_TRUE(!old || old->value() >= 0);
+          }
+        } else if (thread == 1) {
+          own::shared_ptr<item> expected = own::atomic_load(&p);
+          successes += i % 2 ? own::atomic_compare_exchange_strong(&p, &expected, value)
+                             : atomic_compare_exchange_weak_explicit(&p, &expected, value, std::memory_order_acq_rel,
+                                                                     std::memory_order_acquire);
+        } else {
+          own::shared_ptr<item> seen = atomic_load_explicit(&p, std::memory_order_acquire);
+          ASSERT_TRUE(!seen || (seen->value() >= 0 && seen->tag == seen->value()));
+        }
+      }
+    });
+    EXPECT_GT(successes, 0);
+  }
+  accounting.check();
+}
+
+// Two threads compare-exchange two objects, each using the other as `expected`: locking `*p` then
+// `*expected` would deadlock them; one order for every pair cannot.
+TEST(SharedPtrAtomicFunctionsStress, CompareExchangeLocksBothObjectsInOneOrder) {
+  // 32-byte aligned, so that the two are 16 bytes apart in one 4 KiB page: different locks.
+  struct alignas(32) two_pointers {
+    own::shared_ptr<int> pointer[2];
+  } objects{{own::make_shared<int>(0), own::make_shared<int>(1)}};
+  const long rounds = own_test::scaled(iterations);
+  expect_no_deadlock([&] {
+    on_two_threads([&](int thread) {
+      own::shared_ptr<int>& mine = objects.pointer[thread];
+      own::shared_ptr<int>& other = objects.pointer[1 - thread];
+      for (int i = 0; i < rounds; ++i) {
+        own::atomic_compare_exchange_strong(&mine, &other, own::atomic_load(&mine));
+      }
+    });
+  });
+  // The first compare-exchange failed and copied one into the other; all since succeeded.
+  EXPECT_EQ(objects.pointer[0], objects.pointer[1]);
+  EXPECT_EQ(objects.pointer[0].use_count(), 2);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // own's process-wide state (detail/process_wide.hpp) is one copy even when own is compiled into
 // several shared libraries with hidden visibility: two libraries built from the same source
-// (tests/shared_libraries/) share hazard records and concurrent pools' ids and thread caches.
+// (tests/shared_libraries/) share hazard records, the locks of the shared_ptr atomic free functions,
+// and concurrent pools' ids and thread caches.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -24,6 +25,21 @@ TEST(SharedLibraries, ReaderAndWriterShareHazardRecords) {
   writing.store(false, std::memory_order_relaxed);
   reader.join();
   EXPECT_EQ(*value.load(), rounds - 1);
+}
+
+// The same with a plain shared_ptr and the free functions: with a table of locks each, the two
+// libraries would not exclude each other, and the reader would copy a value the writer frees.
+TEST(SharedLibraries, ReaderAndWriterShareTheLocksOfTheFreeFunctions) {
+  own::shared_ptr<long> value = own::make_shared<long>(0);
+  constexpr long rounds = 200'000;
+  std::atomic<bool> writing{true};
+  std::thread reader([&] {
+    while (writing.load(std::memory_order_relaxed)) EXPECT_GE(a_atomic_load_many(&value, 100), 0);
+  });
+  b_atomic_store_many(&value, rounds);
+  writing.store(false, std::memory_order_relaxed);
+  reader.join();
+  EXPECT_EQ(*value, rounds - 1);
 }
 
 // Each library makes its first pool; with an id counter each, both pools would have the same id,

@@ -1,4 +1,5 @@
-// Conformance of own::shared_ptr / weak_ptr / enable_shared_from_this / make_shared with std's C++20
+// Conformance of own::shared_ptr / weak_ptr / enable_shared_from_this / make_shared, and of their
+// atomic access (the atomic_load(&p) family; std::atomic<weak_ptr<T>>), with std's C++20
 // interface: "replace std:: by own:: and a program compiles and behaves the same".
 //
 // Two kinds of test:
@@ -10,6 +11,7 @@
 //    with TypeParam and requires the two transcripts to be identical.
 //
 // Tests named DISABLED_ document a difference left in place (see the comment at each).
+#include <own/atomic_shared_ptr.hpp>
 #include <own/shared_ptr.hpp>
 
 #include <gtest/gtest.h>
@@ -1893,6 +1895,167 @@ struct casts_and_comparisons {
   }
 };
 TYPED_TEST(Conformance, CastsAndComparisons) { expect_same_as_std<casts_and_comparisons, TypeParam>(); }
+
+// ---------------------------------------------------------------------------------------------
+// Atomic access: the free functions on a plain shared_ptr, called unqualified as code written
+// against std calls them (found by argument-dependent lookup), and, in C++20,
+// std::atomic<weak_ptr<T>> (from <own/atomic_shared_ptr.hpp>).
+
+template <class Api>
+struct atomic_free_functions {
+  using S = typename Api::template shared_ptr<obj>;
+  inline static S* target = nullptr;
+  // Its destructor reads and writes `*target` through the functions, from inside one of them.
+  struct reenters : obj {
+    explicit reenters(int i) : obj(i) {}
+    ~reenters() override {
+      S seen = atomic_load(target);
+      note("~reenters ", id, " sees ", seen ? seen->id : -1);
+      atomic_store(target, seen);
+    }
+  };
+  static void run(transcript& t) {
+    S p = Api::template make_shared<obj>(1);
+    target = &p;
+    t("load: ", atomic_load(&p)->id, " ", atomic_load_explicit(&p, std::memory_order_acquire)->id, " use_count ",
+      p.use_count());
+    atomic_store(&p, S(Api::template make_shared<reenters>(2)));
+    atomic_store_explicit(&p, Api::template make_shared<obj>(3), std::memory_order_release);
+    S old = atomic_exchange(&p, S(Api::template make_shared<reenters>(4)));
+    t("exchange: old ", old->id, " now ", p->id);
+    old = atomic_exchange_explicit(&p, old, std::memory_order_acq_rel);
+    old.reset();
+    S expected = p;
+    bool ok = atomic_compare_exchange_strong(&p, &expected, S(Api::template make_shared<reenters>(5)));
+    t("compare_exchange_strong: ", ok, " p ", p->id, " expected ", expected->id);
+    ok = atomic_compare_exchange_weak(&p, &expected, S());  // fails: releases obj 3 from `expected`
+    t("compare_exchange_weak: ", ok, " expected ", expected->id);
+    // The same pointer with no owner, then the same owner with another pointer: not equivalent.
+    expected = S(S(), p.get());
+    ok = atomic_compare_exchange_strong_explicit(&p, &expected, S(), std::memory_order_acq_rel, std::memory_order_acquire);
+    t("same pointer, no owner: ", ok, " expected owner ", !expected.owner_before(p) && !p.owner_before(expected));
+    expected = S(p, static_cast<obj*>(nullptr));
+    ok = atomic_compare_exchange_weak_explicit(&p, &expected, S(), std::memory_order_release, std::memory_order_relaxed);
+    t("same owner, null pointer: ", ok, " expected ", expected.get() == p.get());
+    // A failure releases the previous `expected`, a reenters.
+    expected = Api::template make_shared<reenters>(6);
+    ok = atomic_compare_exchange_strong(&p, &expected, S());
+    t("failure released expected: ", ok, " ", expected->id);
+    // `expected` is `p`: equivalent; the previous value (reenters 5, owned by `p` alone) released.
+    expected.reset();
+    ok = atomic_compare_exchange_strong(&p, &p, Api::template make_shared<obj>(7));
+    t("p as its own expected: ", ok, " p ", p->id);
+    target = nullptr;
+  }
+};
+TYPED_TEST(Conformance, AtomicFreeFunctions) { expect_same_as_std<atomic_free_functions, TypeParam>(); }
+
+// Their signatures. (own's are noexcept: std specifies "Throws: Nothing" and leaves noexcept to the
+// implementation, which may add it; libstdc++ does not.)
+template <class Api>
+constexpr bool atomic_free_functions_surface() {
+  using S = typename Api::template shared_ptr<int>;
+  S* p = nullptr;
+  const auto order = std::memory_order_seq_cst;
+  static_assert(std::is_same_v<decltype(atomic_is_lock_free(static_cast<const S*>(p))), bool>);
+  static_assert(std::is_same_v<decltype(atomic_load(static_cast<const S*>(p))), S>);
+  static_assert(std::is_same_v<decltype(atomic_load_explicit(static_cast<const S*>(p), order)), S>);
+  static_assert(std::is_same_v<decltype(atomic_store(p, S())), void>);
+  static_assert(std::is_same_v<decltype(atomic_store_explicit(p, S(), order)), void>);
+  static_assert(std::is_same_v<decltype(atomic_exchange(p, S())), S>);
+  static_assert(std::is_same_v<decltype(atomic_exchange_explicit(p, S(), order)), S>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak(p, p, S())), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong(p, p, S())), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_weak_explicit(p, p, S(), order, order)), bool>);
+  static_assert(std::is_same_v<decltype(atomic_compare_exchange_strong_explicit(p, p, S(), order, order)), bool>);
+  return true;
+}
+static_assert(atomic_free_functions_surface<std_api>() && atomic_free_functions_surface<own_api>());
+static_assert(noexcept(own::atomic_load(std::declval<own::shared_ptr<int>*>())));
+
+#if __cplusplus >= 202002L
+template <class Api>
+struct atomic_weak {
+  static void run(transcript& t) {
+    using S = typename Api::template shared_ptr<obj>;
+    using W = typename Api::template weak_ptr<obj>;
+    S one = Api::template make_shared<obj>(1);
+    std::atomic<W> a(one);
+    t("load: ", a.load().lock()->id, " use_count ", one.use_count(), " by conversion ", W(a).lock()->id);
+    std::atomic<W> empty;
+    t("default: expired ", empty.load().expired());
+    S two = Api::template make_shared<obj>(2);
+    a = two;
+    a.store(W(one), std::memory_order_release);
+    W old = a.exchange(two);
+    t("exchange: old ", old.lock()->id, " now ", a.load(std::memory_order_acquire).lock()->id);
+    one.reset();  // destroys obj 1: `old` has expired
+    W expected = old;
+    bool ok = a.compare_exchange_strong(expected, old);
+    t("compare_exchange_strong on another value: ", ok, " expected ", expected.lock() ? expected.lock()->id : -1);
+    ok = a.compare_exchange_strong(expected, old, std::memory_order_acq_rel, std::memory_order_acquire);
+    t("compare_exchange_strong: ", ok, " now expired ", a.load().expired());
+    // An expired value is equivalent to itself.
+    expected = old;
+    while (!a.compare_exchange_weak(expected, W(two))) {
+    }
+    t("compare_exchange_weak onto expired: now ", a.load().lock()->id);
+    expected = W(S(two, static_cast<obj*>(nullptr)));
+    ok = a.compare_exchange_strong(expected, W());
+    t("same owner, null pointer: ", ok, " expected ", expected.lock() ? expected.lock()->id : -1);
+    expected = W(S(S(), two.get()));
+    ok = a.compare_exchange_weak(expected, W(), std::memory_order_acq_rel, std::memory_order_acquire);
+    t("same pointer, no owner: ", ok, " expected ", expected.lock() ? expected.lock()->id : -1);
+    a.store(W(two));
+    a.wait(W());  // not equivalent: returns at once
+    a.notify_one();
+    a.notify_all();
+    t("wait returned; use_count ", two.use_count());
+  }
+};
+TYPED_TEST(Conformance, AtomicWeakPtr) { expect_same_as_std<atomic_weak, TypeParam>(); }
+
+// std::atomic<weak_ptr<int>>: the same constructors, assignments and members (own's is lock-free,
+// where libstdc++'s is not).
+template <class Api>
+struct atomic_weak_surface {
+  using S = typename Api::template shared_ptr<int>;
+  using W = typename Api::template weak_ptr<int>;
+  using A = std::atomic<W>;
+  static_assert(std::is_same_v<typename A::value_type, W>);
+  static_assert(std::is_same_v<decltype(A::is_always_lock_free), const bool>);
+  static_assert(std::is_same_v<decltype(std::declval<const A&>().is_lock_free()), bool>);
+  static_assert(std::is_same_v<decltype(std::declval<const A&>().load()), W>);
+  static_assert(std::is_same_v<decltype(std::declval<A&>().exchange(W())), W>);
+  static_assert(std::is_same_v<decltype(std::declval<A&>().compare_exchange_weak(std::declval<W&>(), W())), bool>);
+  static_assert(std::is_same_v<decltype(std::declval<const A&>().wait(W())), void>);
+  static_assert(noexcept(std::declval<const A&>().load()) && noexcept(std::declval<A&>().store(W())) &&
+                noexcept(std::declval<A&>().exchange(W())) && noexcept(static_cast<W>(std::declval<const A&>())) &&
+                noexcept(std::declval<A&>().compare_exchange_strong(std::declval<W&>(), W())) &&
+                noexcept(std::declval<A&>().compare_exchange_weak(std::declval<W&>(), W(), std::memory_order_seq_cst,
+                                                                  std::memory_order_seq_cst)) &&
+                noexcept(std::declval<const A&>().wait(W())) && noexcept(std::declval<A&>().notify_one()) &&
+                noexcept(std::declval<A&>().notify_all()));
+  static constexpr bool traits[] = {std::is_nothrow_default_constructible_v<A>,
+                                    std::is_nothrow_constructible_v<A, W>,
+                                    std::is_constructible_v<A, S>,
+                                    std::is_convertible_v<W, A>,
+                                    std::is_constructible_v<A, std::nullptr_t>,
+                                    std::is_copy_constructible_v<A>,
+                                    std::is_copy_assignable_v<A>,
+                                    std::is_nothrow_assignable_v<A&, W>,
+                                    std::is_assignable_v<A&, S>,
+                                    std::is_assignable_v<A&, std::nullptr_t>};
+};
+template <std::size_t N>
+constexpr bool same_traits(const bool (&a)[N], const bool (&b)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+static_assert(same_traits(atomic_weak_surface<std_api>::traits, atomic_weak_surface<own_api>::traits));
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Incomplete types: a pointer to one can be declared, copied, compared, hashed and destroyed

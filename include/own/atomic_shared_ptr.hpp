@@ -1,6 +1,8 @@
-// own::atomic_shared_ptr<T>: an own::shared_ptr<T> that threads may load, store, exchange and
-// compare-exchange concurrently, lock-free, with std::atomic<std::shared_ptr<T>>'s interface. In
-// C++20, std::atomic<own::shared_ptr<T>> is the same type with the std name.
+// own::atomic_shared_ptr<T> and own::atomic_weak_ptr<T>: an own::shared_ptr<T> or own::weak_ptr<T>
+// that threads may load, store, exchange and compare-exchange concurrently, lock-free, with the
+// interface of std::atomic<std::shared_ptr<T>> and std::atomic<std::weak_ptr<T>>. In C++20,
+// std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>> are the same types with the std
+// names.
 //
 // Usage:
 //
@@ -16,6 +18,10 @@
 //   next->version++;
 //   bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
 //
+//   // an observer of the latest version that does not keep an old one alive:
+//   own::atomic_weak_ptr<config> latest(current.load());
+//   if (own::shared_ptr<config> alive = latest.load().lock()) use(*alive);
+//
 // Design: a pointer to an immutable node, read under hazard pointers
 //
 // The atomic holds one pointer to a *node*: the stored shared_ptr<T> (element pointer and control
@@ -25,6 +31,12 @@
 //
 // Why a node rather than pointing at T's control block: a shared_ptr is two pointers (get() may be
 // anything the owner keeps alive), and a control block cannot say what get() was.
+//
+// atomic_weak_ptr is the same atomic with a weak_ptr<T> in its nodes (a weak reference to T's block
+// instead of a shared one; one class, detail::atomic_smart_ptr, serves both). Nothing below depends
+// on which: it needs of the stored value only that copying it runs no user code (one increment on
+// T's block, shared or weak count), so that it can be done under protection, and that it compares
+// by its stored pointer and its block. Below, "shared_ptr" stands for either.
 //
 //  - load: protect the node with this thread's hazard slot (detail/hazard_slots.hpp: a seq_cst
 //    exchange on a cache line only this thread writes, then re-read the pointer), copy its
@@ -92,10 +104,10 @@
 //    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
 //    nobody holds any more, which their readers would otherwise free at their next operation.)
 //
-// Costs: sizeof(atomic_shared_ptr) == 8. Stores allocate a node (recycled per thread, else
-// operator new): store, exchange and a succeeding compare_exchange of a non-empty value terminate
-// the program if that throws (they are noexcept, as std's are); so does a thread's first operation
-// if its hazard slot (64 bytes, once per thread) cannot be allocated.
+// Costs: sizeof(atomic_shared_ptr) == sizeof(atomic_weak_ptr) == 8. Stores allocate a node
+// (recycled per thread, else operator new): store, exchange and a succeeding compare_exchange of a
+// non-empty value terminate the program if that throws (they are noexcept, as std's are); so does a
+// thread's first operation if its hazard slot (64 bytes, once per thread) cannot be allocated.
 // Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word): the exp6
 // and exp7 atomic rows of docs/benchmarks.md (bench/atomic_shared_ptr_bench.cpp, beyond_seeds.cpp).
 #pragma once
@@ -110,73 +122,63 @@
 #include "shared_ptr.hpp"
 
 namespace own {
+namespace detail {
 
-template <class T>
-class atomic_shared_ptr {
-  struct node : detail::hazard_node {
-    explicit node(shared_ptr<T>&& v) noexcept : hazard_node(&atomic_shared_ptr::reclaim), value(std::move(v)) {}
-    shared_ptr<T> value;
+// The atomic of a `Pointer`, shared_ptr<T> or weak_ptr<T>: atomic_shared_ptr and atomic_weak_ptr
+// are this with their names, constructors and (for shared_ptr) std's nullptr forms.
+template <class Pointer>
+class atomic_smart_ptr {
+  struct node : hazard_node {
+    explicit node(Pointer&& v) noexcept : hazard_node(&atomic_smart_ptr::reclaim), value(std::move(v)) {}
+    Pointer value;
   };
-  using node_allocator = detail::recycling_allocator<node>;
-  using hazard_slots = detail::hazard_slots;
+  using node_allocator = recycling_allocator<node>;
 
  public:
-  using value_type = shared_ptr<T>;
+  using value_type = Pointer;
 
   static constexpr bool is_always_lock_free = std::atomic<node*>::is_always_lock_free;
 
-  constexpr atomic_shared_ptr() noexcept = default;
-  constexpr atomic_shared_ptr(std::nullptr_t) noexcept {}
-  atomic_shared_ptr(shared_ptr<T> desired) noexcept : word_(make_node(std::move(desired))) {}
-  atomic_shared_ptr(const atomic_shared_ptr&) = delete;
-  atomic_shared_ptr& operator=(const atomic_shared_ptr&) = delete;
-
-  // Precondition: no other operation on *this is running.
-  ~atomic_shared_ptr() {
-    if (node* n = word_.load(std::memory_order_relaxed)) free_node(n);
-    hazard_slots::reclaim_deferred();
-  }
+  atomic_smart_ptr(const atomic_smart_ptr&) = delete;
+  atomic_smart_ptr& operator=(const atomic_smart_ptr&) = delete;
 
   // Whether every operation is lock-free: true wherever pointer atomics are (x86-64, AArch64).
   bool is_lock_free() const noexcept { return is_always_lock_free; }
 
   // The stored value. Lock-free; never blocks a writer, and writes nothing a writer or another
   // reader reads, but T's reference count.
-  shared_ptr<T> load([[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  Pointer load([[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
     hazard_slots::guard guard;
     node* n = guard.protect(word_);
-    return n ? n->value : shared_ptr<T>();
+    return n ? n->value : Pointer();
   }
-  operator shared_ptr<T>() const noexcept { return load(); }
+  operator Pointer() const noexcept { return load(); }
 
-  void store(shared_ptr<T> desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
+  void store(Pointer desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
     exchange(std::move(desired), order);
   }
-  void operator=(shared_ptr<T> desired) noexcept { store(std::move(desired)); }
-  void operator=(std::nullptr_t) noexcept { store(nullptr); }
+  void operator=(Pointer desired) noexcept { store(std::move(desired)); }
 
   // Stores `desired`; returns the previous value.
-  shared_ptr<T> exchange(shared_ptr<T> desired, [[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) noexcept {
+  Pointer exchange(Pointer desired, [[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) noexcept {
     return retire(word_.exchange(make_node(std::move(desired)), std::memory_order_seq_cst));
   }
 
-  // If the stored value is equivalent to `expected` (the same get() and the same owner, or both
-  // empty), stores `desired` and returns true; otherwise copies the stored value into `expected`
-  // and returns false. The _weak form may also fail, leaving `expected` unchanged, when another
-  // thread changed the value between the comparison and the update.
-  bool compare_exchange_weak(shared_ptr<T>& expected, shared_ptr<T> desired, std::memory_order,
-                             std::memory_order) noexcept {
+  // If the stored value is equivalent to `expected` (the same stored pointer and the same owner, or
+  // both empty), stores `desired` and returns true; otherwise copies the stored value into
+  // `expected` and returns false. The _weak form may also fail, leaving `expected` unchanged, when
+  // another thread changed the value between the comparison and the update.
+  bool compare_exchange_weak(Pointer& expected, Pointer desired, std::memory_order, std::memory_order) noexcept {
     return compare_exchange(expected, std::move(desired), true);
   }
-  bool compare_exchange_strong(shared_ptr<T>& expected, shared_ptr<T> desired, std::memory_order,
-                               std::memory_order) noexcept {
+  bool compare_exchange_strong(Pointer& expected, Pointer desired, std::memory_order, std::memory_order) noexcept {
     return compare_exchange(expected, std::move(desired), false);
   }
-  bool compare_exchange_weak(shared_ptr<T>& expected, shared_ptr<T> desired,
+  bool compare_exchange_weak(Pointer& expected, Pointer desired,
                              std::memory_order = std::memory_order_seq_cst) noexcept {
     return compare_exchange(expected, std::move(desired), true);
   }
-  bool compare_exchange_strong(shared_ptr<T>& expected, shared_ptr<T> desired,
+  bool compare_exchange_strong(Pointer& expected, Pointer desired,
                                std::memory_order = std::memory_order_seq_cst) noexcept {
     return compare_exchange(expected, std::move(desired), false);
   }
@@ -186,11 +188,11 @@ class atomic_shared_ptr {
   // notify_* call (or a spurious wake-up) has happened since it changed. Stores do not notify by
   // themselves, as with std. A value replaced while a thread waits on it is freed when that
   // thread wakes.
-  void wait(shared_ptr<T> old, [[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  void wait(Pointer old, [[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
     for (;;) {
       hazard_slots::guard guard;
       node* n = guard.protect(word_);
-      if (!(n ? equivalent(n->value, old) : is_empty(old))) return;
+      if (!holds(n, old)) return;
       // Asleep with `n` protected, so its address cannot come back in another node: any store
       // makes the pointer differ from `n`.
       word_.wait(n, std::memory_order_seq_cst);
@@ -200,17 +202,25 @@ class atomic_shared_ptr {
   void notify_all() noexcept { word_.notify_all(); }
 #endif
 
- private:
-  static bool is_empty(const shared_ptr<T>& p) noexcept {
-    return p.get() == nullptr && detail::shared_access::block(p) == nullptr;
+ protected:
+  constexpr atomic_smart_ptr() noexcept = default;
+  explicit atomic_smart_ptr(Pointer desired) noexcept : word_(make_node(std::move(desired))) {}
+
+  // Precondition: no other operation on *this is running.
+  ~atomic_smart_ptr() {
+    if (node* n = word_.load(std::memory_order_relaxed)) free_node(n);
+    hazard_slots::reclaim_deferred();
   }
-  static bool equivalent(const shared_ptr<T>& a, const shared_ptr<T>& b) noexcept {
-    return a.get() == b.get() && detail::shared_access::block(a) == detail::shared_access::block(b);
+
+ private:
+  // Whether `n` (a protected node, or null for an empty value) holds a value equivalent to `p`.
+  static bool holds(const node* n, const Pointer& p) noexcept {
+    return n ? detail::equivalent(n->value, p) : detail::equivalent(p, Pointer());
   }
 
   // A node owning `p`, or nullptr for an empty `p`.
-  static node* make_node(shared_ptr<T>&& p) noexcept {
-    if (is_empty(p)) return nullptr;
+  static node* make_node(Pointer&& p) noexcept {
+    if (holds(nullptr, p)) return nullptr;  // empty
     node* n = node_allocator().allocate(1);
     return ::new (static_cast<void*>(n)) node(std::move(p));
   }
@@ -218,35 +228,35 @@ class atomic_shared_ptr {
     n->~node();
     node_allocator().deallocate(n, 1);
   }
-  static void reclaim(detail::hazard_node* n) noexcept { free_node(static_cast<node*>(n)); }
+  static void reclaim(hazard_node* n) noexcept { free_node(static_cast<node*>(n)); }
 
   // For the one thread that has just unlinked `old` from the word: its value, the node freed at once
   // if no reader holds it, else left to hazard_slots (with its own reference to the value).
-  static shared_ptr<T> retire(node* old) noexcept {
-    if (!old) return shared_ptr<T>();
+  static Pointer retire(node* old) noexcept {
+    if (!old) return Pointer();
     if (hazard_slots::is_protected(old)) {
-      shared_ptr<T> copy = old->value;  // a reader is copying it too: leave the node intact
+      Pointer copy = old->value;  // a reader is copying it too: leave the node intact
       hazard_slots::defer(old);
       return copy;
     }
-    shared_ptr<T> value = std::move(old->value);
+    Pointer value = std::move(old->value);
     free_node(old);
     return value;
   }
 
-  bool compare_exchange(shared_ptr<T>& expected, shared_ptr<T>&& desired, bool weak) noexcept {
+  bool compare_exchange(Pointer& expected, Pointer&& desired, bool weak) noexcept {
     enum class outcome { replaced, differs, raced };
     outcome result;
     // Made before the guard: allocating may run user code (a replaced operator new, a new_handler)
     // that must not run while a node is protected. Freed unused if the comparison fails.
     node* new_node = make_node(std::move(desired));
     node* n;
-    shared_ptr<T> current;
+    Pointer current;
     {
       hazard_slots::guard guard;
       n = guard.protect(word_);
       for (;;) {
-        if (!(n ? equivalent(n->value, expected) : is_empty(expected))) {
+        if (!holds(n, expected)) {
           if (n) current = n->value;  // copied while protected; assigned once the slot is clear
           result = outcome::differs;
           break;
@@ -276,15 +286,46 @@ class atomic_shared_ptr {
   std::atomic<node*> word_{nullptr};
 };
 
+}  // namespace detail
+
+template <class T>
+class atomic_shared_ptr : public detail::atomic_smart_ptr<shared_ptr<T>> {
+ public:
+  constexpr atomic_shared_ptr() noexcept = default;
+  constexpr atomic_shared_ptr(std::nullptr_t) noexcept {}
+  atomic_shared_ptr(shared_ptr<T> desired) noexcept : detail::atomic_smart_ptr<shared_ptr<T>>(std::move(desired)) {}
+
+  using detail::atomic_smart_ptr<shared_ptr<T>>::operator=;
+  void operator=(std::nullptr_t) noexcept { this->store(nullptr); }
+};
+
+template <class T>
+class atomic_weak_ptr : public detail::atomic_smart_ptr<weak_ptr<T>> {
+ public:
+  constexpr atomic_weak_ptr() noexcept = default;
+  atomic_weak_ptr(weak_ptr<T> desired) noexcept : detail::atomic_smart_ptr<weak_ptr<T>>(std::move(desired)) {}
+
+  using detail::atomic_smart_ptr<weak_ptr<T>>::operator=;
+};
+
 }  // namespace own
 
 #if __cplusplus >= 202002L
-// std::atomic<own::shared_ptr<T>>: own::atomic_shared_ptr under the std name, as
-// std::atomic<std::shared_ptr<T>> is specified ([util.smartptr.atomic.shared]).
+// std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>>: own::atomic_shared_ptr and
+// own::atomic_weak_ptr under the std names, as std::atomic<std::shared_ptr<T>> and
+// std::atomic<std::weak_ptr<T>> are specified ([util.smartptr.atomic]).
 template <class T>
 struct std::atomic<own::shared_ptr<T>> : own::atomic_shared_ptr<T> {
   using own::atomic_shared_ptr<T>::atomic_shared_ptr;
   using own::atomic_shared_ptr<T>::operator=;
+  constexpr atomic() noexcept = default;
+  atomic(const atomic&) = delete;
+  void operator=(const atomic&) = delete;
+};
+template <class T>
+struct std::atomic<own::weak_ptr<T>> : own::atomic_weak_ptr<T> {
+  using own::atomic_weak_ptr<T>::atomic_weak_ptr;
+  using own::atomic_weak_ptr<T>::operator=;
   constexpr atomic() noexcept = default;
   atomic(const atomic&) = delete;
   void operator=(const atomic&) = delete;

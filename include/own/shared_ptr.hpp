@@ -88,6 +88,16 @@ struct shared_access {
   static control_block* block(const weak_ptr<T>& p) noexcept {
     return p.block_;
   }
+  // The stored pointer, for the atomics' comparisons (the same pointer and the same owner): a
+  // weak_ptr has no get(), as its pointer may dangle.
+  template <class T>
+  static typename shared_ptr<T>::element_type* pointer(const shared_ptr<T>& p) noexcept {
+    return p.ptr_;
+  }
+  template <class T>
+  static typename weak_ptr<T>::element_type* pointer(const weak_ptr<T>& p) noexcept {
+    return p.ptr_;
+  }
   // Points a new object's enable_shared_from_this base, if it has one, at `p`'s block.
   template <class T, class Y>
   static void enable_shared_from_this(shared_ptr<T>& p, Y* raw) noexcept {
@@ -893,3 +903,6 @@ struct std::hash<own::shared_ptr<T>> {
     return std::hash<typename own::shared_ptr<T>::element_type*>()(p.get());
   }
 };
+
+// atomic_load(&p) and the other free functions for atomic access, which std declares in <memory>.
+#include "detail/shared_ptr_atomic.hpp"

@@ -6,7 +6,8 @@
 #pragma once
 
 #include <mutex>
-#include <thread>
+
+#include "cpu_relax.hpp"
 
 namespace own::detail {
 
@@ -15,7 +16,7 @@ class adaptive_mutex {
   void lock() {
     for (int i = 0; i < spins; ++i) {
       if (mutex_.try_lock()) return;
-      relax();
+      cpu_relax();
     }
     mutex_.lock();
   }
@@ -23,14 +24,6 @@ class adaptive_mutex {
 
  private:
   static constexpr int spins = 32;
-
-  static void relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#else
-    std::this_thread::yield();
-#endif
-  }
 
   std::mutex mutex_;
 };
