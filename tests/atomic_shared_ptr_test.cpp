@@ -32,7 +32,50 @@ using own_test::allocation_log;
 using own_test::test_allocator;
 using own_test::tracked;
 
+// A user's function named like one of own's internals, called unqualified on own's atomics: the
+// atomics' base classes must not bring own::detail into argument-dependent lookup (an ambiguity).
+namespace user {
+template <class T>
+bool equivalent(const T&, const T&) {
+  return true;
+}
+bool same(own::atomic_shared_ptr<int>& a, own::atomic_weak_ptr<int>& b) { return equivalent(a, a) && equivalent(b, b); }
+}  // namespace user
+
 namespace {
+
+TEST(AtomicSharedPtr, UnqualifiedCallsFindNoInternals) {
+  own::atomic_shared_ptr<int> a;
+  own::atomic_weak_ptr<int> b;
+  EXPECT_TRUE(user::same(a, b));
+}
+
+// Runs `f` on a thread of its own; if it has not returned within two minutes, reports a deadlock
+// and aborts (a deadlocked thread cannot be stopped), so that a deadlock fails instead of hanging.
+template <class F>
+void expect_no_deadlock(F f) {
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  std::thread t([&] {
+    f();
+    done.set_value();
+  });
+  if (finished.wait_for(std::chrono::minutes(2)) == std::future_status::timeout) {
+    std::fputs("deadlock: the operation has not returned after two minutes\n", stderr);
+    std::abort();
+  }
+  t.join();
+}
+
+// compare_exchange_weak may fail spuriously, but not every time: retried a bounded number of times,
+// so that a comparison that never succeeds fails the test instead of spinning forever.
+template <class Atomic, class Expected, class Desired>
+bool weak_exchange_succeeds(Atomic& a, Expected& expected, const Desired& desired) {
+  for (int tries = 0; tries != 1000; ++tries) {
+    if (a.compare_exchange_weak(expected, desired)) return true;
+  }
+  return false;
+}
 
 struct config {
   int version = 0;
@@ -174,8 +217,7 @@ TEST(AtomicSharedPtr, CompareExchangeSucceedsOnTheSamePointerAndOwner) {
   EXPECT_EQ(one.use_count(), 2);  // `one` and `expected`: the atomic let go
   EXPECT_TRUE(a.compare_exchange_strong(two, one, std::memory_order_acq_rel, std::memory_order_acquire));
   expected = one;
-  while (!a.compare_exchange_weak(expected, nullptr)) {
-  }
+  EXPECT_TRUE(weak_exchange_succeeds(a, expected, nullptr));
   EXPECT_FALSE(a.load());
   // Both empty: equivalent.
   own::shared_ptr<tracked> empty;
@@ -409,8 +451,7 @@ TEST(AtomicWeakPtr, CompareExchangeComparesPointerAndOwnerEvenOnceExpired) {
   expected = first;
   EXPECT_FALSE(a.compare_exchange_strong(expected, first));
   expected = second;
-  while (!a.compare_exchange_weak(expected, own::weak_ptr<tracked>())) {
-  }
+  EXPECT_TRUE(weak_exchange_succeeds(a, expected, own::weak_ptr<tracked>()));
   EXPECT_TRUE(expected.owner_equal(first));  // unchanged on success
 }
 
@@ -456,14 +497,16 @@ TEST(AtomicWeakPtr, WaitReturnsOnceTheValueChanges) {
   auto two = own::make_shared<int>(2);
   own::atomic_weak_ptr<int> a(one);
   a.wait(two);  // not equivalent: returns at once
-  std::thread waiter([&, old = own::weak_ptr<int>(one)] {
-    a.wait(old, std::memory_order_acquire);
-    EXPECT_EQ(a.load().lock(), two);
+  expect_no_deadlock([&] {
+    std::thread waiter([&, old = own::weak_ptr<int>(one)] {
+      a.wait(old, std::memory_order_acquire);
+      EXPECT_EQ(a.load().lock(), two);
+    });
+    one.reset();  // an expired value is waited on as any other
+    a.store(two);
+    a.notify_one();
+    waiter.join();
   });
-  one.reset();  // an expired value is waited on as any other
-  a.store(two);
-  a.notify_one();
-  waiter.join();
 }
 #endif
 
@@ -552,23 +595,6 @@ TEST(SharedPtrAtomicFunctions, CompareExchangeComparesPointerAndOwner) {
   EXPECT_EQ(whole.use_count(), 4);  // whole, first, p, expected
 }
 
-// Runs `f` on a thread of its own; if it has not returned within two minutes, reports a deadlock
-// and aborts (a deadlocked thread cannot be stopped), so that a deadlock fails instead of hanging.
-template <class F>
-void expect_no_deadlock(F f) {
-  std::promise<void> done;
-  std::future<void> finished = done.get_future();
-  std::thread t([&] {
-    f();
-    done.set_value();
-  });
-  if (finished.wait_for(std::chrono::minutes(2)) == std::future_status::timeout) {
-    std::fputs("deadlock: the operation has not returned after two minutes\n", stderr);
-    std::abort();
-  }
-  t.join();
-}
-
 // A value whose destructor uses `target` through the free functions: the functions must release
 // the values they drop after their locks (with a lock held, the destructor would wait for it
 // forever).
@@ -614,10 +640,17 @@ constexpr int iterations = 500'000;
 // compare-exchange: the 10^6 operations the issue asks of every atomic stress test.
 static_assert(2 * iterations >= 1'000'000);
 
+// Both threads start `f` together, so that the races the tests aim at happen from the first round.
 template <class F>
 void on_two_threads(F f) {
-  std::thread other([&] { f(1); });
-  f(0);
+  std::atomic<int> ready{0};
+  auto start = [&](int thread) {
+    ready.fetch_add(1);
+    while (ready.load() != 2) std::this_thread::yield();
+    f(thread);
+  };
+  std::thread other(start, 1);
+  start(0);
   other.join();
 }
 
@@ -934,7 +967,8 @@ TEST(SharedPtrAtomicFunctionsStress, CompareExchangeLocksBothObjectsInOneOrder) 
       }
     });
   });
-  // The first compare-exchange failed and copied one into the other; all since succeeded.
+  // A failed compare-exchange copies one into the other, and a successful one stores a value they
+  // already share: once they have met they stay equal.
   EXPECT_EQ(objects.pointer[0], objects.pointer[1]);
   EXPECT_EQ(objects.pointer[0].use_count(), 2);
 }

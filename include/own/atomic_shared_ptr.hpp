@@ -33,7 +33,7 @@
 // anything the owner keeps alive), and a control block cannot say what get() was.
 //
 // atomic_weak_ptr is the same atomic with a weak_ptr<T> in its nodes (a weak reference to T's block
-// instead of a shared one; one class, detail::atomic_smart_ptr, serves both). Nothing below depends
+// instead of a shared one; one class, detail::bases::atomic_smart_ptr, serves both). Nothing below depends
 // on which: it needs of the stored value only that copying it runs no user code (one increment on
 // T's block, shared or weak count), so that it can be done under protection, and that it compares
 // by its stored pointer and its block. Below, "shared_ptr" stands for either.
@@ -123,6 +123,8 @@
 
 namespace own {
 namespace detail {
+// Base classes only (see shared_ptr.hpp): a public base's namespace joins argument-dependent lookup.
+namespace bases {
 
 // The atomic of a `Pointer`, shared_ptr<T> or weak_ptr<T>: atomic_shared_ptr and atomic_weak_ptr
 // are this with their names, constructors and (for shared_ptr) std's nullptr forms.
@@ -286,26 +288,27 @@ class atomic_smart_ptr {
   std::atomic<node*> word_{nullptr};
 };
 
+}  // namespace bases
 }  // namespace detail
 
 template <class T>
-class atomic_shared_ptr : public detail::atomic_smart_ptr<shared_ptr<T>> {
+class atomic_shared_ptr : public detail::bases::atomic_smart_ptr<shared_ptr<T>> {
  public:
   constexpr atomic_shared_ptr() noexcept = default;
   constexpr atomic_shared_ptr(std::nullptr_t) noexcept {}
-  atomic_shared_ptr(shared_ptr<T> desired) noexcept : detail::atomic_smart_ptr<shared_ptr<T>>(std::move(desired)) {}
+  atomic_shared_ptr(shared_ptr<T> desired) noexcept : detail::bases::atomic_smart_ptr<shared_ptr<T>>(std::move(desired)) {}
 
-  using detail::atomic_smart_ptr<shared_ptr<T>>::operator=;
+  using detail::bases::atomic_smart_ptr<shared_ptr<T>>::operator=;
   void operator=(std::nullptr_t) noexcept { this->store(nullptr); }
 };
 
 template <class T>
-class atomic_weak_ptr : public detail::atomic_smart_ptr<weak_ptr<T>> {
+class atomic_weak_ptr : public detail::bases::atomic_smart_ptr<weak_ptr<T>> {
  public:
   constexpr atomic_weak_ptr() noexcept = default;
-  atomic_weak_ptr(weak_ptr<T> desired) noexcept : detail::atomic_smart_ptr<weak_ptr<T>>(std::move(desired)) {}
+  atomic_weak_ptr(weak_ptr<T> desired) noexcept : detail::bases::atomic_smart_ptr<weak_ptr<T>>(std::move(desired)) {}
 
-  using detail::atomic_smart_ptr<weak_ptr<T>>::operator=;
+  using detail::bases::atomic_smart_ptr<weak_ptr<T>>::operator=;
 };
 
 }  // namespace own

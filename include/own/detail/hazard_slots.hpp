@@ -1,6 +1,6 @@
 // Hazard pointers (Michael, 2004): how a thread that reads a shared node keeps another thread from
 // freeing it meanwhile, without writing to any cache line that other readers write. Used by
-// atomic_shared_ptr for its nodes; knows nothing of what a node holds.
+// atomic_shared_ptr and atomic_weak_ptr for their nodes; knows nothing of what a node holds.
 //
 // Each thread that reads gets a *record*: one cache line of its own with one slot. To read the node
 // that a shared pointer `src` points to, a thread writes the node's address in its slot (a seq_cst
@@ -89,7 +89,7 @@ class OWN_PROCESS_WIDE hazard_slots {
     guard() noexcept : record_(local_record_) {
       if (!record_) record_ = attach(borrowed_);
       OWN_CHECK(record_->slot.load(std::memory_order_relaxed) == nullptr,
-                "own::atomic_shared_ptr: an operation ran inside another's protection on the same thread");
+                "own::atomic_shared_ptr/atomic_weak_ptr: an operation ran inside another's protection on the same thread");
     }
     guard(const guard&) = delete;
     guard& operator=(const guard&) = delete;
