@@ -653,38 +653,21 @@ static_assert(std::is_same_v<std::owner_less<>::is_transparent, own::owner_less<
 // C++17's adaptable-function typedefs (deprecated there, gone from C++20's standard): own's
 // owner_less and hash have each one std's have, naming the corresponding type.
 struct absent {};
-template <class F, class = void>
-struct result_type_of {
-  using type = absent;
-};
-template <class F>
-struct result_type_of<F, std::void_t<typename F::result_type>> {
-  using type = typename F::result_type;
-};
-template <class F, class = void>
-struct argument_type_of {
-  using type = absent;
-};
-template <class F>
-struct argument_type_of<F, std::void_t<typename F::argument_type>> {
-  using type = typename F::argument_type;
-};
-template <class F, class = void>
-struct first_argument_type_of {
-  using type = absent;
-};
-template <class F>
-struct first_argument_type_of<F, std::void_t<typename F::first_argument_type>> {
-  using type = typename F::first_argument_type;
-};
-template <class F, class = void>
-struct second_argument_type_of {
-  using type = absent;
-};
-template <class F>
-struct second_argument_type_of<F, std::void_t<typename F::second_argument_type>> {
-  using type = typename F::second_argument_type;
-};
+// name_of<F>::type: F::name, or `absent`.
+#define OWN_TEST_MEMBER_TYPE_OF(name)                     \
+  template <class F, class = void>                        \
+  struct name##_of {                                      \
+    using type = absent;                                  \
+  };                                                      \
+  template <class F>                                      \
+  struct name##_of<F, std::void_t<typename F::name>> {    \
+    using type = typename F::name;                        \
+  };
+OWN_TEST_MEMBER_TYPE_OF(result_type)
+OWN_TEST_MEMBER_TYPE_OF(argument_type)
+OWN_TEST_MEMBER_TYPE_OF(first_argument_type)
+OWN_TEST_MEMBER_TYPE_OF(second_argument_type)
+#undef OWN_TEST_MEMBER_TYPE_OF
 template <class T>
 struct as_std {
   using type = T;
