@@ -355,7 +355,7 @@ class cache_registry {
       detach_cache(cache);
       throw;
     }
-    return list.add(pool_id_, cache);  // with no lock held: add() parks the current cache
+    return list.add(pool_id_, cache);  // with no lock of this pool held: add() parks the current cache
   }
 
   // Pool destruction: forgets every cache (see the top of this file). Returns the blocks they held.
