@@ -407,11 +407,9 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
   }
   Y* const p = r.get();
   managed_access::detach(r);
-  shared_ptr<T> result = shared_access::adopt<T>(p, block);
-  // As from a unique_ptr: a housed object's enable_shared_from_this base, if it has one, now knows
-  // its owner (a block given back already is its owner).
-  if (block != nullptr) shared_access::enable_shared_from_this(result, p);
-  return result;
+  // As from a unique_ptr, a housed object's enable_shared_from_this base learns its owner (a block
+  // given back already is its owner).
+  return shared_access::adopt_owner_of<T>(p, block);
 }
 
 }  // namespace detail

@@ -93,9 +93,7 @@ class basic_object_pool {
   shared_ptr<T> acquire_shared() {
     typename core::slot* s = take_or_throw();
     s->reset_counts();
-    shared_ptr<T> result = shared_access::adopt<T>(s->object(), s);
-    shared_access::enable_shared_from_this(result, result.get());
-    return result;
+    return shared_access::adopt_owner_of<T>(s->object(), s);
   }
 
   // Objects now in the pool (a snapshot for the concurrent pool), and objects it owns in all.

@@ -98,10 +98,14 @@ struct shared_access {
   static typename weak_ptr<T>::element_type* pointer(const weak_ptr<T>& p) noexcept {
     return p.ptr_;
   }
-  // Points a new object's enable_shared_from_this base, if it has one, at `p`'s block.
+  // As adopt(), for a block that has just become the owner of `p` (a housed object, a pooled one,
+  // a managed_ptr's): p's enable_shared_from_this base, if it has one, learns its owner, as from
+  // make_shared or an adopting constructor. No block, no owner: nothing is hooked.
   template <class T, class Y>
-  static void enable_shared_from_this(shared_ptr<T>& p, Y* raw) noexcept {
-    p.enable_shared_from_this_hook(raw);
+  static shared_ptr<T> adopt_owner_of(Y* p, control_block* block) noexcept {
+    shared_ptr<T> result = adopt<T>(p, block);
+    if (block != nullptr) result.enable_shared_from_this_hook(p);
+    return result;
   }
   // Lets go of `object`'s enable_shared_from_this hook, if it has one and no shared_ptr owns the
   // object any more: an object pool taking the object back, for its next owner to hook it afresh
@@ -128,6 +132,9 @@ struct shared_from_this_target<Y, std::void_t<decltype(detail::shared_from_this_
   using candidate = std::remove_pointer_t<decltype(detail::shared_from_this_base(std::declval<Y*>()))>;
   using type = std::conditional_t<std::is_convertible_v<Y*, const volatile enable_shared_from_this<candidate>*>, candidate, void>;
 };
+// X, for a Y (cv-qualified or not) with one accessible enable_shared_from_this<X> base; else void.
+template <class Y>
+using shared_from_this_target_t = typename shared_from_this_target<std::remove_cv_t<Y>>::type;
 
 // A namespace for base classes only, which must never hold a function: a public base's namespace
 // is searched by every unqualified call that has a derived object as an argument, so
@@ -260,7 +267,7 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     // to shared_ptr(r.release(), d)" does (Y may have the base where T has none), and hooked
     // through the raw address that `pointer`, raw or fancy, holds (std's to_address(r.get())).
     // Only a Y with the base asks for that address: other fancy pointers need no operator->.
-    if constexpr (!std::is_void_v<typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type>) {
+    if constexpr (!std::is_void_v<detail::shared_from_this_target_t<Y>>) {
       enable_shared_from_this_hook(detail::to_raw_pointer(p));
     }
   }
@@ -389,7 +396,7 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   // array type", so the elements of a shared_ptr<U[]> stay unowned as far as they can tell.
   template <class Y>
   void enable_shared_from_this_hook(Y* p) noexcept {
-    using target = typename detail::shared_from_this_target<std::remove_cv_t<Y>>::type;
+    using target = detail::shared_from_this_target_t<Y>;
     if constexpr (!std::is_void_v<target> && !std::is_array_v<T>) {
       if (p != nullptr) {
         const enable_shared_from_this<target>* base = p;
@@ -548,9 +555,9 @@ class enable_shared_from_this {
 
 template <class Y>
 void detail::shared_access::forget_shared_from_this([[maybe_unused]] Y& object) noexcept {
-  using target = typename shared_from_this_target<std::remove_cv_t<Y>>::type;
+  using target = shared_from_this_target_t<Y>;
   if constexpr (!std::is_void_v<target>) {
-    const own::enable_shared_from_this<target>& base = object;  // not the member function of that name
+    const enable_shared_from_this<target>& base = object;
     if (base.weak_this_.expired()) base.weak_this_.reset();
   }
 }
@@ -567,9 +574,7 @@ template <class T, construct_with How, class Header = control_block, class A, cl
 shared_ptr<T> make_housed(const A& a, Args&&... args) {
   using block = inplace_block<T, A, How, Header>;
   block* b = detail::new_block<block>(a, a, std::forward<Args>(args)...);
-  shared_ptr<T> result = shared_access::adopt<T>(b->object(), b);
-  shared_access::enable_shared_from_this(result, result.get());
-  return result;
+  return shared_access::adopt_owner_of<T>(b->object(), b);
 }
 
 // `u` (an element, perhaps itself an array) as a flat run of innermost elements.

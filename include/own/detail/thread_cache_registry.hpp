@@ -92,7 +92,7 @@ OWN_PROCESS_WIDE inline thread_local current_cache parked[parked_count]{};
 OWN_PROCESS_WIDE inline thread_local std::atomic<void**> parked_tops[parked_count]{};
 OWN_PROCESS_WIDE inline thread_local std::size_t next_parked_eviction = 0;
 
-// The parked slot of the pool stamped `stamp`, or parked_count.
+// The parked slot of the pool stamped `stamp` (0: a free slot; never a pool's stamp), or parked_count.
 inline std::size_t find_parked(std::uint64_t stamp) noexcept {
   std::size_t i = 0;
   while (i != parked_count && parked[i].stamp != stamp) ++i;
@@ -171,8 +171,7 @@ inline void move_checked_out(current_cache& from, std::atomic<void**>& from_top,
 inline void park_current() noexcept {
   if (last_used.stamp == 0) return;
   if (parked[0].stamp != 0) {
-    std::size_t i = 1;
-    while (i != parked_count && parked[i].stamp != 0) ++i;
+    std::size_t i = find_parked(0);  // a free slot, after the first
     if (i == parked_count) {
       i = 1 + next_parked_eviction;
       next_parked_eviction = (next_parked_eviction + 1) % (parked_count - 1);
