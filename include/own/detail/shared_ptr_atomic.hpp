@@ -22,11 +22,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <thread>
 #include <utility>
 
-#include "cpu_relax.hpp"
 #include "process_wide.hpp"
+#include "spinlock.hpp"
 
 namespace own {
 namespace detail {
@@ -37,30 +36,6 @@ template <class Pointer>
 bool equivalent(const Pointer& a, const Pointer& b) noexcept {
   return shared_access::pointer(a) == shared_access::pointer(b) && shared_access::block(a) == shared_access::block(b);
 }
-
-// A lock for critical sections of a few instructions, a cache line of its own (threads on
-// different locks do not pass lines back and forth).
-class alignas(64) spinlock {
- public:
-  void lock() noexcept {
-    // Waiters only read while the lock is held, so its line stays shared until it is let go.
-    while (locked_.exchange(true, std::memory_order_acquire)) {
-      for (unsigned spins = 0; locked_.load(std::memory_order_relaxed); ++spins) {
-        // A holder runs a few instructions: a few pauses cover it, unless it was preempted, and
-        // then yielding may be what lets it run again.
-        if (spins < 64) {
-          cpu_relax();
-        } else {
-          std::this_thread::yield();
-        }
-      }
-    }
-  }
-  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
-
- private:
-  std::atomic<bool> locked_{false};
-};
 
 // One copy per process (see process_wide.hpp): two copies would let two shared libraries access
 // the same shared_ptr under different locks.
