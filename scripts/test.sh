@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs own's whole test suite in every configuration CI checks, then the fuzzer and
 # valgrind. Stages (default: all, in this order):
-#   release   gcc C++17 -O2 (benchmarks not built)
+#   release   gcc C++17 -O2 (benchmarks not built), run twice: the default heap as by default, and
+#             with OWN_DEFAULT_ALLOCATOR=operator_new
 #   asan      gcc C++20, ASan+UBSan with leak checking, checked mode
 #   tsan      clang C++17, ThreadSanitizer
 #   clang     clang C++20, checked mode
@@ -27,11 +28,12 @@ build_preset() {
   cmake --build --preset "$preset" -j 2
 }
 
-run_preset() {
+# Runs a built preset's tests, with the environment assignments given after the preset's name.
+run_ctest() {
   local preset=$1 log total
-  build_preset "$preset" || { failed_stages+=("$preset"); failed=$((failed + 1)); return; }
+  shift
   log=$(mktemp)
-  if ctest --preset "$preset" 2>&1 | tee "$log"; then :; else failed_stages+=("$preset"); fi
+  if env "$@" ctest --preset "$preset" 2>&1 | tee "$log"; then :; else failed_stages+=("$preset $*"); fi
   total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log" | tail -1)
   if [ -n "$total" ]; then
     set -- $total
@@ -40,6 +42,18 @@ run_preset() {
     failed_stages+=("$preset"); failed=$((failed + 1))
   fi
   rm -f "$log"
+}
+
+# The release stage runs the suite twice: with own's default heap as it is by default, and with its
+# switch sending every block to operator new (<own/heap.hpp>).
+run_preset() {
+  local preset=$1
+  build_preset "$preset" || { failed_stages+=("$preset"); failed=$((failed + 1)); return; }
+  run_ctest "$preset"
+  if [ "$preset" = release ]; then
+    echo "--- release, OWN_DEFAULT_ALLOCATOR=operator_new"
+    run_ctest "$preset" OWN_DEFAULT_ALLOCATOR=operator_new
+  fi
 }
 
 run_fuzz() {
@@ -61,6 +75,17 @@ run_valgrind() {
       failed=$((failed + 1)); ok=0
     fi
   done
+  # A leaked own::shared_ptr must be reported (the default heap steps aside under valgrind).
+  echo "--- valgrind canary: a leaked own::shared_ptr"
+  local report status=0
+  report=$(valgrind -q --tool=memcheck --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    build/release/tests/canary_leak_shared_ptr 2>&1) || status=$?
+  if [ $status -eq 99 ] && grep -q "definitely lost" <<<"$report"; then
+    passed=$((passed + 1))
+  else
+    echo "$report"; echo "memcheck did not report the leaked shared_ptr (exit $status)"
+    failed=$((failed + 1)); ok=0
+  fi
   [ $ok -eq 1 ] || failed_stages+=(valgrind)
 }
 

@@ -56,4 +56,13 @@ TEST(SharedLibraries, PoolsMadeInDifferentLibrariesKeepTheirBlocks) {
   b_deallocate(pool_b.get(), from_b);
 }
 
+// One default heap per thread: with a copy per library, a block made by one library and freed by
+// another on the same thread would take the cross-thread path, and the libraries' heaps would each
+// keep pages of their own.
+TEST(SharedLibraries, AThreadHasOneDefaultHeap) {
+  EXPECT_EQ(a_thread_heap(), b_thread_heap());
+  EXPECT_EQ(a_thread_heap(), static_cast<const void*>(&own::detail::this_thread_heap));
+  std::thread([] { EXPECT_EQ(a_thread_heap(), b_thread_heap()); }).join();
+}
+
 }  // namespace

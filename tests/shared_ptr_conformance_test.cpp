@@ -11,6 +11,10 @@
 //    with TypeParam and requires the two transcripts to be identical.
 //
 // Tests named DISABLED_ document a difference left in place (see the comment at each).
+//
+// Transcripts count operator new calls, so own's default heap runs here in its operator_new mode
+// (in its own mode own makes fewer: the allocations that differ are the heap's, tested in heap_test).
+#include "operator_new_mode.hpp"
 #include <own/atomic_shared_ptr.hpp>
 #include <own/shared_ptr.hpp>
 

@@ -3,6 +3,7 @@
 // rather than as system headers. Compiling is the test; main() only keeps the instantiations.
 #include <own/atomic_shared_ptr.hpp>
 #include <own/concurrent_pool.hpp>
+#include <own/heap.hpp>
 #include <own/intrusive_ptr.hpp>
 #include <own/local_shared_ptr.hpp>
 #include <own/managed_ptr.hpp>
@@ -128,4 +129,12 @@ int pools() {
 
 }  // namespace
 
-int main() { return shared_pointers() + atomic_pointers() + other_pointers() + pools() > 0 ? 0 : 1; }
+int default_heap() {
+  std::vector<int, own::heap_allocator<int>> v{1, 2, 3};
+  std::list<std::string, own::heap_allocator<std::string>> l{"a"};
+  own::heap::trim();
+  return v[2] + static_cast<int>(l.size() + own::heap::current_statistics().orphaned_pages +
+                                 own::heap::block_size(40) + own::heap::uses_operator_new());
+}
+
+int main() { return shared_pointers() + atomic_pointers() + other_pointers() + pools() + default_heap() > 0 ? 0 : 1; }

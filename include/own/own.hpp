@@ -8,6 +8,7 @@
 
 #include "atomic_shared_ptr.hpp"
 #include "concurrent_pool.hpp"
+#include "heap.hpp"
 #include "intrusive_ptr.hpp"
 #include "local_shared_ptr.hpp"
 #include "managed_ptr.hpp"

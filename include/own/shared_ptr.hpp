@@ -49,6 +49,7 @@
 #include "detail/inplace_block.hpp"
 #include "detail/pointer_block.hpp"
 #include "detail/pointer_compat.hpp"
+#include "heap.hpp"
 
 namespace own {
 
@@ -202,13 +203,13 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   // Owns `p`, deleted with `delete` (`delete[]` for T = U[] or U[N]). Throws std::bad_alloc (or
   // what the allocator throws), after deleting `p`.
   template <class Y, if_adoptable<Y> = 0>
-  explicit shared_ptr(Y* p) : shared_ptr(p, default_delete_for(), std::allocator<void>()) {}
+  explicit shared_ptr(Y* p) : shared_ptr(p, default_delete_for(), detail::default_allocator()) {}
 
   // Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
-  shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), std::allocator<void>()) {}
+  shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
   template <class D, std::enable_if_t<detail::is_deleter_for<D, std::nullptr_t>::value, int> = 0>
-  shared_ptr(std::nullptr_t p, D d) : shared_ptr(p, std::move(d), std::allocator<void>()) {}
+  shared_ptr(std::nullptr_t p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
 
   // N1851: as above, and the control block is allocated from (a copy of) `a`, which it keeps to
   // free itself. `a` may be an Allocator, a std::pmr::memory_resource* or an own pool pointer.
@@ -251,7 +252,7 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
 
   // Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
   template <class Y, class D, if_unique_convertible<Y, D> = 0>
-  shared_ptr(std::unique_ptr<Y, D>&& r) : shared_ptr(std::move(r), std::allocator<void>()) {}
+  shared_ptr(std::unique_ptr<Y, D>&& r) : shared_ptr(std::move(r), detail::default_allocator()) {}
   // N1851's auto_ptr-with-allocator, for unique_ptr: the block comes from `a`.
   template <class Y, class D, class A, if_unique_convertible<Y, D> = 0>
   shared_ptr(std::unique_ptr<Y, D>&& r, A a) {
@@ -276,7 +277,7 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   // its control block back: no allocation, no atomic operation. Any other takes one allocation
   // (from `a`, if given) to house it; if that throws, `r` is unchanged.
   template <class Y, if_compatible<Y> = 0>
-  shared_ptr(managed_ptr<Y>&& r) : shared_ptr(detail::shared_from_managed<T>(std::move(r), std::allocator<std::byte>())) {}
+  shared_ptr(managed_ptr<Y>&& r) : shared_ptr(detail::shared_from_managed<T>(std::move(r), detail::default_allocator())) {}
   template <class Y, class A, if_compatible<Y> = 0>
   shared_ptr(managed_ptr<Y>&& r, A a) : shared_ptr(detail::shared_from_managed<T>(std::move(r), a)) {}
 
@@ -566,8 +567,6 @@ void detail::shared_access::forget_shared_from_this([[maybe_unused]] Y& object) 
 // Housed objects and arrays
 
 namespace detail {
-
-using default_allocator = std::allocator<std::byte>;
 
 // `Header`: the block's base class (see inplace_block).
 template <class T, construct_with How, class Header = control_block, class A, class... Args>

@@ -34,3 +34,5 @@ OWN_TEST_DEFINE(OWN_TEST_MAKE_POOL, OWN_TEST_PREFIX) { return new own::concurren
 OWN_TEST_DEFINE(OWN_TEST_ALLOCATE, OWN_TEST_PREFIX) { return pool->allocate(); }
 
 OWN_TEST_DEFINE(OWN_TEST_DEALLOCATE, OWN_TEST_PREFIX) { pool->deallocate(block); }
+
+OWN_TEST_DEFINE(OWN_TEST_THREAD_HEAP, OWN_TEST_PREFIX) { return &own::detail::this_thread_heap; }

@@ -21,6 +21,8 @@
 #define OWN_TEST_MAKE_POOL(prefix) OWN_TEST_EXPORT own::concurrent_pool* prefix##make_pool(std::size_t block_size)
 #define OWN_TEST_ALLOCATE(prefix) OWN_TEST_EXPORT void* prefix##allocate(own::concurrent_pool* pool)
 #define OWN_TEST_DEALLOCATE(prefix) OWN_TEST_EXPORT void prefix##deallocate(own::concurrent_pool* pool, void* block)
+// The default heap of the calling thread, as the library's copy of own finds it.
+#define OWN_TEST_THREAD_HEAP(prefix) OWN_TEST_EXPORT const void* prefix##thread_heap()
 
 #define OWN_TEST_DECLARE(prefix)      \
   OWN_TEST_LOAD_MANY(prefix);         \
@@ -29,7 +31,8 @@
   OWN_TEST_ATOMIC_STORE_MANY(prefix); \
   OWN_TEST_MAKE_POOL(prefix);         \
   OWN_TEST_ALLOCATE(prefix);          \
-  OWN_TEST_DEALLOCATE(prefix)
+  OWN_TEST_DEALLOCATE(prefix);        \
+  OWN_TEST_THREAD_HEAP(prefix)
 
 OWN_TEST_DECLARE(a_);
 OWN_TEST_DECLARE(b_);

@@ -1,0 +1,145 @@
+// <own/heap.hpp>: the default heap, where own gets memory when no allocator is given.
+//
+// make_shared, make_shared_for_overwrite, make_shared_object/array and their array forms,
+// make_managed, make_local_shared, and the control blocks of shared_ptr(p), shared_ptr(p, d),
+// shared_ptr(unique_ptr&&) and shared_ptr(managed_ptr&&) take their memory from here; whatever is
+// given an allocator (allocate_shared, shared_ptr(p, d, a), the _with_alloc forms, pools) uses that
+// allocator only. heap_allocator<T> is the same heap as a standard Allocator, for users' containers.
+//
+// What it is: per-thread pages of one size class each (27 classes from 16 bytes to 2 KiB, 8-byte
+// steps up to 64, then four per doubling, so a 40-byte block costs 40 and a 200-byte one 224); an
+// allocation and a free by the same thread are a pop and a push on a thread-local list, a free by
+// another thread one CAS. Blocks allocated one after another lie side by side. Larger requests, and
+// alignments above 128, go to ::operator new.
+//
+// Memory: a page that becomes empty goes back to a process-wide list; beyond 2 MiB of free pages,
+// they go back to the system in batches (madvise), so at most 4 MiB of free pages stay resident. A
+// thread's heap is taken apart when the thread exits: its empty pages go back, and pages still
+// holding blocks go back when their last block is freed (by any thread). trim() gives back the free
+// pages that are kept. fork() is safe: the child's heap works; blocks of the parent's other threads
+// are never reused in the child.
+//
+// The switch: the environment variable OWN_DEFAULT_ALLOCATOR, read once, at the first allocation:
+//  - `operator_new`: every block comes from ::operator new and goes back to ::operator delete (for
+//    heap profilers, allocation-counting tests and replaced operator new);
+//  - `heap`: the pages, even where they are off by default;
+//  - unset: the pages, except under AddressSanitizer and valgrind (so that their use-after-free,
+//    leak and bounds reports stay as precise as for new/delete) and where there is no mmap.
+// With `heap` under AddressSanitizer, a freed block is poisoned but for its first 8 bytes (its link),
+// so a use after free is reported as use-after-poison; leaks in the heap's blocks are not reported.
+//
+// Usage example (heap_test runs it):
+//
+//   #include <own/heap.hpp>
+//   #include <own/shared_ptr.hpp>
+//
+//   std::vector<int, own::heap_allocator<int>> v{1, 2, 3};   // a container on the default heap
+//   auto p = own::make_shared<int>(42);                       // from the default heap, no set-up
+//   own::heap::statistics s = own::heap::current_statistics();
+//   own::heap::trim();                                        // free pages back to the system
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <new>
+#include <type_traits>
+
+#include "detail/heap_size_classes.hpp"
+#include "detail/thread_heap.hpp"
+
+namespace own {
+
+namespace heap {
+
+// The largest block the heap serves; larger requests go to ::operator new.
+inline constexpr std::size_t max_block_size = detail::heap_max_block_size;
+
+// The bytes a request of `size` bytes aligned to `align` (a power of two) takes: its class's size,
+// or `size` itself where ::operator new serves it. Constant for constant arguments, for sizing pools.
+constexpr std::size_t block_size(std::size_t size, std::size_t align = alignof(std::max_align_t)) noexcept {
+  const std::size_t c = detail::heap_class_search(size, align);
+  return c == detail::heap_class_count ? size : detail::heap_class_sizes[c];
+}
+
+struct statistics {
+  std::size_t mapped_bytes;    // address space taken from the system (never given back)
+  std::size_t in_use_bytes;    // pages held by threads or by blocks of exited threads
+  std::size_t cached_bytes;    // free pages kept resident for reuse
+  std::size_t orphaned_pages;  // pages whose thread has exited and that still hold blocks
+};
+
+// A consistent snapshot (under the heap's lock).
+inline statistics current_statistics() noexcept {
+  detail::spinlock_guard guard(detail::heap_global.lock);
+  const detail::heap_globals& g = detail::heap_global;
+  return {g.mapped_pages * detail::heap_page_size, g.pages_in_use * detail::heap_page_size,
+          g.resident_count * detail::heap_page_size, g.orphan_count};
+}
+
+// Gives back to the system every free page kept resident, after giving back the calling thread's
+// pages that other threads have emptied since it last allocated. noexcept; takes the heap's lock.
+inline void trim() noexcept {
+  detail::thread_heap& heap = detail::this_thread_heap;
+  if (heap.generation != 0) detail::heap_take_reawakened(heap);
+  detail::heap_discard_resident();
+}
+
+// Whether the switch sends every block to ::operator new (decides the setting if nothing has yet).
+inline bool uses_operator_new() noexcept { return detail::current_heap_mode() == detail::heap_mode::operator_new; }
+
+}  // namespace heap
+
+// The default heap as a standard Allocator. Stateless; all instances are equal. allocate throws
+// std::bad_alloc (std::bad_array_new_length for a count whose size overflows).
+template <class T>
+class heap_allocator {
+ public:
+  using value_type = T;
+  using is_always_equal = std::true_type;
+  using propagate_on_container_move_assignment = std::true_type;
+
+  constexpr heap_allocator() noexcept = default;
+  template <class U>
+  constexpr heap_allocator(const heap_allocator<U>&) noexcept {}
+
+  [[nodiscard]] T* allocate(std::size_t n) {
+    if constexpr (class_of_one < detail::heap_class_count) {
+      if (n == 1) return static_cast<T*>(detail::heap_allocate(class_of_one, sizeof(T), alignof(T)));
+    }
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
+    const std::size_t size = n * sizeof(T);
+    const std::size_t c = detail::heap_class_for(size, alignof(T));
+    if (c == detail::heap_class_count) return static_cast<T*>(detail::heap_operator_new(size, alignof(T)));
+    return static_cast<T*>(detail::heap_allocate(c, size, alignof(T)));
+  }
+
+  void deallocate(T* p, std::size_t n) noexcept {
+    if constexpr (class_of_one < detail::heap_class_count) {
+      if (n == 1) return detail::heap_deallocate(p, alignof(T));
+    }
+    if (detail::heap_class_for(n * sizeof(T), alignof(T)) == detail::heap_class_count) {
+      detail::heap_operator_delete(p, alignof(T));
+    } else {
+      detail::heap_deallocate(p, alignof(T));
+    }
+  }
+
+  template <class U>
+  friend constexpr bool operator==(const heap_allocator&, const heap_allocator<U>&) noexcept {
+    return true;
+  }
+  template <class U>
+  friend constexpr bool operator!=(const heap_allocator&, const heap_allocator<U>&) noexcept {
+    return false;
+  }
+
+ private:
+  static constexpr std::size_t class_of_one = detail::heap_class_search(sizeof(T), alignof(T));
+};
+
+namespace detail {
+// What own's factories and adopting constructors use when no allocator is given.
+using default_allocator = heap_allocator<std::byte>;
+}  // namespace detail
+
+}  // namespace own
