@@ -47,6 +47,9 @@ TEST(LocalSharedPtrLayout, TwoPointersAndOneAllocation) {
     EXPECT_EQ(log.allocations.load(), 1);
     // atomic header + local counts + object + the allocator's pointer
     EXPECT_EQ(log.bytes_in_use.load(), 16 + 32 + 8 + 8);
+    // What a pool for these blocks is sized by.
+    EXPECT_EQ(log.bytes_in_use.load(),
+              static_cast<long>(own::local_housed_block_size<std::int64_t, test_allocator<std::int64_t>>));
     EXPECT_EQ(*p, 5);
   }
   EXPECT_EQ(log.blocks_in_use(), 0);

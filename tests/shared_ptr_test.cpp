@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cassert>
 #include <cstring>
 #include <map>
@@ -329,6 +330,24 @@ TEST(SharedPtrAllocator, MemoryResourcePointer) {
     EXPECT_EQ(q->value(), 4);
   }
   EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+TEST(SharedPtrAllocator, HousedBlockSizeIsExactlyWhatAllocateSharedAsksFor) {
+  allocation_log log;
+  own_test::test_resource resource(&log);
+  {
+    auto p = own::allocate_shared<tracked>(&resource, 1);
+    EXPECT_EQ(log.bytes_in_use.load(), static_cast<long>(own::housed_block_size<tracked, own_test::test_resource*>));
+    auto q = own::make_shared_object_with_alloc<std::array<char, 100>>(test_allocator<char>(&log));
+    EXPECT_EQ(log.bytes_in_use.load(),
+              static_cast<long>(own::housed_block_size<tracked, own_test::test_resource*> +
+                                own::housed_block_size<std::array<char, 100>, test_allocator<char>>));
+  }
+  EXPECT_EQ(log.bytes_in_use.load(), 0);
+  // The allocator's state is part of the block: an empty allocator adds nothing.
+  static_assert(own::housed_block_size<long, std::allocator<int>> == own::housed_block_size<long>);
+  static_assert(own::housed_block_size<long, test_allocator<char>> > own::housed_block_size<long>);
+  static_assert(own::housed_block_size<std::array<char, 100>> >= 100);
 }
 
 TEST(SharedPtrAllocator, DeleterIsCalledWhenBlockAllocationThrows) {

@@ -358,6 +358,13 @@ void swap(local_weak_ptr<T>& a, local_weak_ptr<T>& b) noexcept {
 // -----------------------------------------------------------------------------------------------
 // Factories: the object and the group's counts in one block. Strong guarantee.
 
+// The bytes allocate_local_shared<T>(a, ...) asks `a` for (see housed_block_size): the block size of a
+// pool made to serve exactly those.
+template <class T, class A = detail::default_allocator>
+inline constexpr std::size_t local_housed_block_size =
+    sizeof(detail::inplace_block<T, detail::adapted_allocator_t<A>, detail::construct_with::allocator,
+                                 detail::local_block_header>);
+
 template <class T, class... Args, detail::if_object<T> = 0>
 local_shared_ptr<T> make_local_shared(Args&&... args) {
   return detail::local_access::from_housed(detail::make_housed<T, detail::construct_with::placement, detail::local_block_header>(
