@@ -30,8 +30,21 @@ TEST(multipool, header_example) {
 
 TEST(multipool, size_classes) {
   EXPECT_EQ(own::multipool(256).max_block_size(), 256u);
-  EXPECT_EQ(own::multipool(200).max_block_size(), 256u);
+  EXPECT_EQ(own::multipool(200).max_block_size(), 224u);
   EXPECT_EQ(own::multipool(1).max_block_size(), 8u);
+  EXPECT_EQ(own::multipool(2049).max_block_size(), 2560u);
+  EXPECT_EQ(own::multipool(4097).max_block_size(), 5120u);
+  // Four classes per doubling, at most a quarter wasted, up to the largest (2^62).
+  for (std::size_t c = 8; c < 200; ++c) {
+    const std::size_t size = own::detail::multipool_class_size(c);
+    const std::size_t below = own::detail::multipool_class_size(c - 1);
+    EXPECT_GT(size, below) << c;
+    EXPECT_LE((size - below) * 4, below) << c;
+    EXPECT_EQ(own::detail::multipool_class_of(size, 1), c);
+    EXPECT_EQ(own::detail::multipool_class_of(below + 1, 1), c);
+  }
+  EXPECT_EQ(own::detail::multipool_class_size(own::detail::multipool_class_of(own::detail::multipool_size_limit, 1)),
+            own::detail::multipool_size_limit);
   EXPECT_EQ(own::detail::ceil_log2(2), 1u);
   EXPECT_EQ(own::detail::ceil_log2(9), 4u);
   EXPECT_EQ(own::detail::ceil_log2(16), 4u);
@@ -51,14 +64,22 @@ TEST(multipool, requests_go_to_the_smallest_class_that_fits) {
   EXPECT_TRUE(same_class(1, 8));
   EXPECT_FALSE(same_class(8, 9));
   EXPECT_TRUE(same_class(9, 16));
-  EXPECT_TRUE(same_class(17, 32));
-  EXPECT_FALSE(same_class(32, 33));
-  EXPECT_TRUE(same_class(513, 1024));
+  EXPECT_TRUE(same_class(17, 24));
+  EXPECT_FALSE(same_class(24, 25));
+  EXPECT_TRUE(same_class(33, 40));  // not rounded to 64
+  EXPECT_TRUE(same_class(81, 96));  // nor to 128
+  EXPECT_TRUE(same_class(193, 224));
+  EXPECT_FALSE(same_class(224, 225));
+  EXPECT_TRUE(same_class(513, 640));
+  EXPECT_FALSE(same_class(640, 641));
+  // An alignment picks a class whose blocks have it.
   for (std::size_t bytes = 1; bytes <= 1024; bytes = bytes * 3 / 2 + 1) {
-    void* p = pool.allocate(bytes);
-    std::memset(p, 0xab, bytes);
-    EXPECT_TRUE(own_test::is_aligned(p, bytes >= 16 ? 16 : 8));
-    pool.deallocate(p, bytes);
+    for (std::size_t align : {1, 8, 16}) {
+      void* p = pool.allocate(bytes, align);
+      std::memset(p, 0xab, bytes);
+      EXPECT_TRUE(own_test::is_aligned(p, align < 8 ? 8 : align)) << bytes << " " << align;
+      pool.deallocate(p, bytes, align);
+    }
   }
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
 }
@@ -159,7 +180,7 @@ TEST(concurrent_multipool, two_threads_with_cross_thread_frees) {
 
 TEST(multipool_death, freeing_with_the_wrong_size_is_caught_by_the_class_pool) {
   own::multipool pool;
-  void* p = pool.allocate(24);  // the 32-byte class
+  void* p = pool.allocate(24);  // the 24-byte class
   EXPECT_DEATH(pool.deallocate(p, 64), "own: own::pool '' at 0x[0-9a-f]+: .*never handed out");
   pool.deallocate(p, 24);
 }

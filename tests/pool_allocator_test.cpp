@@ -156,11 +156,11 @@ TEST(pool_allocator, with_a_multipool_picks_the_size_class) {
   char* c = alloc.allocate(1000);  // upstream
   EXPECT_EQ(pool.statistics().blocks_in_use, 2u);
   alloc.deallocate(b, 200);
-  char* d = alloc.allocate(129);  // the same class as 200
+  char* d = alloc.allocate(193);  // the same class as 200 (224 bytes)
   EXPECT_EQ(d, b);
   alloc.deallocate(a, 10);
   alloc.deallocate(c, 1000);
-  alloc.deallocate(d, 129);
+  alloc.deallocate(d, 193);
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
 }
 

@@ -1,13 +1,15 @@
-// own::multipool and own::concurrent_multipool: general-purpose allocation in size classes of 8, 16,
-// 32, ... bytes up to a configurable maximum, each class an own::pool (or own::concurrent_pool, for
-// the thread-safe variant); larger or over-aligned requests go to the upstream resource. Call them
-// directly (allocate(bytes) / deallocate(p, bytes), no virtual call), as a std::pmr::memory_resource,
-// or through own::pool_allocator.
+// own::multipool and own::concurrent_multipool: general-purpose allocation in size classes up to a
+// configurable maximum, each class an own::pool (or own::concurrent_pool, for the thread-safe
+// variant); larger or over-aligned requests go to the upstream resource. The classes are the default
+// heap's (<own/heap.hpp>): 8, 16, 24, ... 64 bytes, then four per doubling (80, 96, 112, 128, 160, ...),
+// so a block wastes at most a quarter of its size. Call them directly (allocate(bytes) /
+// deallocate(p, bytes), no virtual call), as a std::pmr::memory_resource, or through
+// own::pool_allocator.
 //
 // Usage:
 //
 //   own::multipool pool(256);                    // classes 8 ... 256
-//   void* p = pool.allocate(24);                 // a 32-byte block
+//   void* p = pool.allocate(24);                 // a 24-byte block (40 bytes: 40, 100 bytes: 112)
 //   pool.deallocate(p, 24);                      // the size must be given back
 //   std::pmr::unordered_map<int, int> map(&pool);  // nodes from the pool, buckets upstream if large
 //   map[1] = 2;

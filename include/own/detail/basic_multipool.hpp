@@ -1,6 +1,7 @@
 // Size-class dispatch shared by own::multipool and own::concurrent_multipool: one fixed-size pool
-// per power of two from 8 bytes to the maximum block size; larger or over-aligned requests go
-// upstream.
+// per class from 8 bytes to the maximum block size; larger or over-aligned requests go upstream. The
+// classes are the default heap's (heap_size_classes.hpp: 8-byte steps up to 64, then four per
+// doubling, at most 25 % rounding), continued four per doubling past 2 KiB, after an 8-byte class.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 
 #include "../pool_allocator.hpp"
 #include "../pool_options.hpp"
+#include "heap_size_classes.hpp"
 
 namespace own::detail {
 
@@ -25,26 +27,47 @@ inline std::size_t ceil_log2(std::size_t n) noexcept {
 #endif
 }
 
+// The largest class: beyond it the four-per-doubling sizes would overflow.
+inline constexpr std::size_t multipool_size_limit = std::size_t{1} << 62;
+
+// The size of class `c`: 8, the heap's classes (16 ... 2048), then 2560, 3072, 3584, 4096, 5120, ...
+constexpr std::size_t multipool_class_size(std::size_t c) noexcept {
+  if (c == 0) return 8;
+  if (c <= heap_class_count) return heap_class_sizes[c - 1];
+  const std::size_t beyond = c - heap_class_count - 1;
+  return (heap_max_block_size << (beyond / 4)) / 4 * (4 + beyond % 4 + 1);
+}
+
+// The smallest class whose blocks hold `n` bytes aligned to `align` (at most 16; a class's pool
+// aligns its blocks to the largest power of two dividing its size, up to 16).
+inline std::size_t multipool_class_of(std::size_t n, std::size_t align) noexcept {
+  if (n <= 8 && align <= 8) return 0;
+  if (n <= heap_max_block_size) return heap_class_for(n, align) + 1;
+  const std::size_t k = detail::ceil_log2(n) - 1;  // 2^k < n <= 2^(k+1), k >= 11
+  const std::size_t step = (std::size_t{1} << k) / 4;
+  const std::size_t quarter = (n - (std::size_t{1} << k) + step - 1) / step;  // 1 ... 4
+  return heap_class_count + 1 + (k - 11) * 4 + quarter - 1;
+}
+
 template <class Pool>
 class basic_multipool : public std::pmr::memory_resource {
  public:
   static constexpr std::size_t smallest_block_size = 8;
 
-  // Classes 8, 16, ... up to max_block_size rounded up to a power of two; `options` apply to each
-  // class's pool. Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
+  // Classes 8, 16, 24, ... up to max_block_size rounded up to a class (at most 2^62); `options` apply
+  // to each class's pool. Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
   basic_multipool(std::size_t max_block_size, const pool_options& options, std::pmr::memory_resource* upstream)
-      : classes_(class_of(max_block_size < smallest_block_size ? smallest_block_size : max_block_size, 1) + 1),
+      : classes_(detail::multipool_class_of(max_block_size < multipool_size_limit ? max_block_size : multipool_size_limit, 1) + 1),
         pools_(new std::optional<Pool>[classes_]),
         upstream_(upstream) {
-    for (std::size_t c = 0; c < classes_; ++c) pools_[c].emplace(smallest_block_size << c, options, upstream);
+    for (std::size_t c = 0; c < classes_; ++c) pools_[c].emplace(detail::multipool_class_size(c), options, upstream);
   }
   basic_multipool(const basic_multipool&) = delete;
   basic_multipool& operator=(const basic_multipool&) = delete;
 
   // bytes <= max_block_size() and alignment <= alignof(std::max_align_t): a block of the smallest
-  // class that fits; otherwise upstream. A class's blocks are aligned to min(class size,
-  // alignof(std::max_align_t)), enough for any object of `bytes` bytes, hence the default alignment.
-  // Throws what the pool or upstream throws.
+  // class that holds `bytes` at that alignment; otherwise upstream. Throws what the pool or upstream
+  // throws.
   [[nodiscard]] void* allocate(std::size_t bytes, std::size_t alignment = 1) {
     const std::size_t c = class_of(bytes, alignment);
     return c < classes_ ? pools_[c]->allocate() : upstream_->allocate(bytes, alignment);
@@ -59,7 +82,7 @@ class basic_multipool : public std::pmr::memory_resource {
     }
   }
 
-  std::size_t max_block_size() const noexcept { return smallest_block_size << (classes_ - 1); }
+  std::size_t max_block_size() const noexcept { return detail::multipool_class_size(classes_ - 1); }
   std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
   // Sums over the size classes (the high-water mark is the sum of the classes' marks).
@@ -92,10 +115,7 @@ class basic_multipool : public std::pmr::memory_resource {
   // The class index; any index >= classes_ means upstream.
   std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
     if (alignment > alignof(std::max_align_t)) return std::numeric_limits<std::size_t>::max();
-    // Blocks of a class are aligned to min(size, max_align_t), so a class as large as the alignment
-    // serves it.
-    const std::size_t n = bytes > alignment ? bytes : alignment;
-    return n <= smallest_block_size ? 0 : ceil_log2(n) - 3;
+    return detail::multipool_class_of(bytes > alignment ? bytes : alignment, alignment);
   }
 
   const std::size_t classes_;
