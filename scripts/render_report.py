@@ -70,6 +70,7 @@ EXPERIMENTS = [
             "synchronized_pool_resource for std and Boost. The paper's figures (its Results table, in "
             "bench/data/n1851_appendix_a.json) are shown as its ratio to Boost's basic constructor, beside ours."
         ),
+        "own_configured": r"pool",  # cases whose own row is given a pool or resource
         "floor_case": "floor",
         "seed_data": "n1851_appendix_a.json",
     },
@@ -98,7 +99,7 @@ EXPERIMENTS = [
             "make_unique, shared_ptr(new) and make_shared, and discussed the memory overhead. We run the "
             "same loop (quick mode: 2,000,000) for std and own, own's pooled forms and managed_ptr (shown "
             "under make_unique, its std counterpart), and measure bytes of heap per live object over "
-            "100,000 live objects (glibc mallinfo2 deltas, allocator headers included) plus sizeof the pointer. "
+            "100,000 live objects (glibc mallinfo2 deltas plus own's default heap's pages in use, allocator headers and size-class rounding included) plus sizeof the pointer. "
             "The std+<allocator> rows loop 2,000,000 times (per-operation times are what is compared)."
         ),
         "floor_case": "make_shared",
@@ -117,6 +118,7 @@ EXPERIMENTS = [
             "in the seed (std::pmr::synchronized_pool_resource, own::concurrent_pool). 'handoff' rows make "
             "the packet on one thread and drop it on another."
         ),
+        "own_configured": r"pool",  # cases whose own row is given a pool or resource
         "floor_case": "make_shared_for_overwrite",
         "seed_data": "construction_methods.json",
     },
@@ -132,6 +134,7 @@ EXPERIMENTS = [
             "show. One operation = get all N objects, touch each, give all back (std = new/delete; the "
             "stack holds one at a time). Quick mode uses 100 big objects."
         ),
+        "own_configured": r".",  # cases whose own row is given a pool or resource
         "floor_case": None,
     },
     {
@@ -148,6 +151,7 @@ EXPERIMENTS = [
             "sleeps (nanosleep) once it has spun, and strace shows those rows sleeping while std's and "
             "own's never do, so one thread mostly runs alone there."
         ),
+        "own_configured": r"^pmr_",  # cases whose own row is given a pool or resource
         "floor_case": None,
     },
     {
@@ -165,6 +169,24 @@ EXPERIMENTS = [
             "two sizes in turn (pool_two_sizes: a 24-byte then a 100-byte pair per round, from two pools or "
             "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std) and "
             "std::pmr pool resources."
+        ),
+        "floor_case": None,
+    },
+    {
+        "id": "exp8",
+        "title": "Application workloads: what swapping std:: for own:: gives a whole program",
+        "seed": None,
+        "intro": (
+            "Four small programs shaped like real users' (bench/application_workloads.cpp), each timed end to end "
+            "(wall time of one whole run): a document tree of a million nodes built depth-first, each node "
+            "followed by a payload of 24-200 bytes, walked, a quarter of it deep-copied, and freed (its phases "
+            "timed on their own: walking and copying are where locality shows); a message pipeline (one producer, "
+            "two consumers, messages of 64-1000 bytes); an LRU cache of 10,000 values used by two threads that "
+            "also keep weak_ptr observers; a persistent (path-copying) map whose versions share nodes. `std` is "
+            "std::shared_ptr with the process's malloc (glibc; tcmalloc, jemalloc and mimalloc in their own "
+            "processes), `own` is own::shared_ptr with nothing else changed (its default heap), `own_pool` adds "
+            "a concurrent_multipool as a user would. Peak RSS: the resident memory a fresh process running the "
+            "workload once reaches above where it started."
         ),
         "floor_case": None,
     },
@@ -228,7 +250,8 @@ def load(results_dir):
                 continue
             scale = UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
             agg = b.get("aggregate_name")
-            clock = "real_time" if (b.get("threads", 1) > 1 or "handoff" in params) else "cpu_time"
+            clock = ("real_time" if (b.get("threads", 1) > 1 or "handoff" in params or exp in REAL_TIME_EXPERIMENTS)
+                     else "cpu_time")
             row.clock = clock
             counters = {k: v for k, v in b.items()
                         if k not in KNOWN_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool)}
@@ -244,6 +267,8 @@ def load(results_dir):
     return rows
 
 
+# Experiments timed by the wall clock throughout (their rows run threads of their own).
+REAL_TIME_EXPERIMENTS = {"exp8"}
 KNOWN_FIELDS = {"family_index", "per_family_instance_index", "repetitions", "repetition_index", "threads",
                 "iterations", "real_time", "cpu_time", "items_per_second", "bytes_per_second"}
 
@@ -304,11 +329,16 @@ class Experiment:
             return None, False
         return row.ns / other.ns, row.source != other.source
 
+    def same_process(self, row, impl):
+        """`impl`'s row beside `row`: from the same allocator's process where that has one."""
+        suffix = row.impl[row.impl.index("+"):] if "+" in row.impl and row.family not in ("std", "floor") else ""
+        return (suffix and self.get(row.case, impl + suffix, row.params)) or self.get(row.case, impl, row.params)
+
     def std_of(self, row):
-        return self.get(row.case, "std", row.params)
+        return self.same_process(row, "std")
 
     def floor_of(self, row):
-        f = self.get(row.case, "floor", row.params)
+        f = self.same_process(row, "floor")
         if f is None and self.meta.get("floor_case"):
             f = self.get(self.meta["floor_case"], "floor", row.params)
         return f
@@ -534,8 +564,23 @@ def exp2_tables(exp):
     return "\n".join(out), fits
 
 
+def exp8_extra(exp):
+    phases = ["build_ms", "walk_ms", "copy_ms", "free_ms"]
+
+    def cells(exp, row):
+        c = row.counters
+        out = [f"{c[p]:.1f}" if p in c else "" for p in phases]
+        rss = c.get("peak_rss_mib")
+        std = exp.get(row.case, "std", row.params)
+        std_rss = std.counters.get("peak_rss_mib") if std else None
+        out.append(f"{rss:.1f}" if rss is not None and rss >= 0 else "-")
+        out.append(fmt_ratio(rss / std_rss) if rss and std_rss and rss > 0 and std_rss > 0 else "-")
+        return out
+    return {"headers": ["build ms", "walk ms", "copy ms", "free ms", "peak RSS MiB", "RSS ÷ std"], "cells": cells}
+
+
 def exp3_memory_table(exp):
-    out = ["**Memory per live object** (100,000 live objects; heap bytes from glibc mallinfo2 deltas, "
+    out = ["**Memory per live object** (100,000 live objects; heap bytes from glibc mallinfo2 deltas and own's default heap's pages in use, "
            "allocator headers and pool slack included)\n",
            "| form | impl | heap per object | sizeof pointer | total | ÷ std |", "|---|---|---|---|---|---|"]
     for case in exp.cases():
@@ -744,6 +789,47 @@ def headline(exps):
     return "\n".join(out)
 
 
+def swap_headline(exps):
+    """The user's question: what does replacing std:: by own::, and changing nothing else, give? Every
+    case with both an `own` row and a `std` row, except those where own is given a pool or a resource
+    (the experiment's "own_configured" cases), made by rule,
+    wins and losses alike: own ÷ std in one process, and own ÷ the best std+<allocator> row (in that
+    allocator's process where own ran there too, else across processes, †)."""
+    out = ["| experiment | case | own ÷ std | own ÷ best malloc peer |", "|---|---|---|---|"]
+    wins = losses = 0
+    lost = []
+    for eid, exp in exps.items():
+        configured = exp.meta.get("own_configured")
+        for case in exp.cases():
+            if configured and re.search(configured, case):
+                continue  # own given a pool or a resource: not the default path
+            for p in exp.params(case):
+                own, std = exp.get(case, "own", p), exp.get(case, "std", p)
+                if own is None or std is None:
+                    continue
+                r, cross = exp.ratio(own, std)
+                wins, losses = wins + (r < 1), losses + (r >= 1)
+                label = f"`{case}`" + (f" ({params_label(p)})" if p else "")
+                if r >= 1:
+                    lost.append(f"{eid} {label}")
+                best = None
+                for alloc in ("tcmalloc", "jemalloc", "mimalloc"):
+                    peer = exp.get(case, "std+" + alloc, p)
+                    if peer is None:
+                        continue
+                    mine = exp.get(case, "own+" + alloc, p) or own
+                    ratio, c = exp.ratio(mine, peer)
+                    if best is None or ratio > best[0]:
+                        best = (ratio, c, alloc)
+                peer_cell = f"{fmt_ratio(best[0], best[1])} (std+{best[2]})" if best else "-"
+                out.append(f"| {eid} | {label} | {fmt_ratio(r, cross)} | {peer_cell} |")
+    summary = (f"own's default path is faster than std in {wins} of {wins + losses} cases"
+               + (f"; slower or level in: {', '.join(lost)}." if lost else ".") +
+               " The malloc peer column compares own with the fastest of std + tcmalloc, jemalloc and mimalloc "
+               "(the allocator a user could preload instead).\n")
+    return summary + "\n" + "\n".join(out) + "\n"
+
+
 def pool_targets(exps):
     """The pool facility's speed targets, each computed from this run's rows (no number typed in)."""
     def row(eid, case, impl, params=""):
@@ -885,6 +971,8 @@ def render(results_dir, out_dir):
                "within one process, are the headline (÷ std: against libstdc++ with glibc malloc; ÷ floor: against "
                "a bare thread-local free list with one atomic count, `bench/common/floor.hpp`). "
                "† marks a ratio between rows of different processes. Lower is better everywhere.\n")
+    doc.append("## Swapping std:: for own::, nothing else changed\n")
+    doc.append(swap_headline(exps))
     doc.append("## Headline ratios\n")
     doc.append(headline(exps))
     doc.append("")
@@ -932,6 +1020,10 @@ def render(results_dir, out_dir):
             doc.append(generic_table(exp, timed, exp3_extra(exp)))
             doc.append(exp3_memory_table(exp))
             bar_chart(exp, timed, os.path.join(img_dir, chart), "Create and destroy an int")
+            doc.append(f"![{eid}](benchmarks/{chart})\n")
+        elif eid == "exp8":
+            doc.append(generic_table(exp, exp.cases(), exp8_extra(exp)))
+            bar_chart(exp, exp.cases(), os.path.join(img_dir, chart), "Application workloads, one whole run")
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         else:
             doc.append(generic_table(exp, exp.cases()))

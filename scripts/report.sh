@@ -65,7 +65,7 @@ declare -A preload=(
 # run <experiment> <executable> <allocator> <filter> <what> [extra Google Benchmark flags...]
 # (a later flag overrides an earlier one; OWN_BENCH_QUICK may be set for one run: `OWN_BENCH_QUICK=1 run ...`)
 step=0
-steps=$((7 + 5 + 4 * 3))
+steps=$((7 + 5 + 1 + 5 * 3))
 run() {
   local exp=$1 exe=$2 alloc=$3 filter=$4 what=$5
   shift 5
@@ -102,6 +102,9 @@ run exp6 beyond_seeds glibc . "beyond the seeds"
 for component in shared_ptr managed_ptr local_shared_ptr atomic_shared_ptr pool; do
   run exp7 "${component}_bench" glibc . "components: $component"
 done
+# Whole workloads of about a second each: 3 repetitions (each row also spawns one process, once, to
+# measure its peak resident memory).
+run exp8 application_workloads glibc . "application workloads" "$r3"
 # The allocator variants: std rows (and one own row, below), 3 repetitions.
 for alloc in tcmalloc jemalloc mimalloc; do
   run exp1 n1851_appendix_a "$alloc" '/std/' "N1851 std rows" "$r3"
@@ -110,8 +113,11 @@ for alloc in tcmalloc jemalloc mimalloc; do
   run exp4 construction_methods "$alloc" '/std(/|$)' "construction std rows" "$r3"
   # with own_pool's hand-off row, whose fast path never calls malloc: its ratio to std+<allocator>'s
   # hand-off is then measured in one process
-  run exp6 beyond_seeds "$alloc" '^exp6/((create_destroy|handoff|pmr_[a-z]*)/std|handoff/own_pool)(/|$)' \
-    "beyond std rows" "$r3"
+  # with own's default rows and the floor, which call no malloc on their fast paths: their ratios to
+  # std+<allocator> are then measured in one process
+  run exp6 beyond_seeds "$alloc" '^exp6/((create_destroy|handoff|pmr_[a-z]*)/std|(create_destroy|handoff)/(own|own_pool|floor))(/|$)' \
+    "beyond std, own and floor rows" "$r3"
+  run exp8 application_workloads "$alloc" '/std/' "application workloads, std" "$r3"
 done
 end=$(date +%s)
 
