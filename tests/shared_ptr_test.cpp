@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <cstring>
 #include <map>
 #include <memory_resource>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -531,6 +533,45 @@ TEST(SharedPtrHoused, ArraysValueInitialiseAndCopyTheInitialValue) {
   auto empty = own::make_shared<int[]>(0);
   EXPECT_NE(empty.get(), nullptr);
   EXPECT_EQ(empty.use_count(), 1);
+}
+
+// [util.smartptr.shared.create]: the forms without an initial value value-initialise (allocate_shared:
+// allocator_traits::construct(a, p) with no argument) and the _for_overwrite forms default-initialise,
+// so neither asks the element type for a copy or a move: std::mutex and std::atomic have neither.
+// Every array form and every kind of allocator, including arrays of arrays.
+TEST(SharedPtrHoused, ArraysOfNeitherCopyableNorMovableElements) {
+  static_assert(!std::is_copy_constructible_v<std::mutex> && !std::is_move_constructible_v<std::atomic<int>>);
+  allocation_log log;
+  std::pmr::unsynchronized_pool_resource arena;
+  auto a = own::make_shared<std::mutex[]>(4);
+  auto b = own::make_shared<std::atomic<int>[8]>();
+  auto c = own::allocate_shared<std::mutex[]>(std::allocator<std::mutex>(), 4);
+  auto d = own::make_shared_for_overwrite<std::mutex[]>(2);
+  auto e = own::make_shared_for_overwrite<std::mutex[3]>();
+  auto f = own::allocate_shared<std::atomic<int>[]>(test_allocator<int>(&log), 5);
+  auto g = own::allocate_shared<std::atomic<int>[5]>(&arena);
+  auto h = own::allocate_shared_for_overwrite<std::mutex[]>(test_allocator<int>(&log), 2);
+  auto i = own::allocate_shared_for_overwrite<std::mutex[2]>(&arena);
+  auto j = own::make_shared_array<std::mutex>(3);
+  auto k = own::make_shared_array_with_alloc<std::atomic<int>>(&arena, 3);
+  auto l = own::make_shared<std::atomic<int>[][2]>(3);
+  auto m = own::allocate_shared<std::atomic<int>[2][2]>(test_allocator<int>(&log));
+  EXPECT_EQ(log.blocks_in_use(), 3);
+  for (auto* mutexes : {a.get(), c.get(), d.get(), e.get(), h.get(), i.get(), j.get()}) {
+    mutexes[0].lock();
+    mutexes[1].lock();
+    mutexes[1].unlock();
+    mutexes[0].unlock();
+  }
+  // Value-initialised: zero.
+  for (std::size_t n = 0; n < 8; ++n) EXPECT_EQ(b[n].load(), 0);
+  for (std::size_t n = 0; n < 5; ++n) EXPECT_EQ(f[n].load() + g[n].load(), 0);
+  for (std::size_t n = 0; n < 3; ++n) EXPECT_EQ(k[n].load() + l[n][0].load() + l[n][1].load(), 0);
+  EXPECT_EQ(m[0][0].load() + m[0][1].load() + m[1][0].load() + m[1][1].load(), 0);
+  f.reset();
+  h.reset();
+  m.reset();
+  EXPECT_EQ(log.blocks_in_use(), 0);
 }
 
 TEST(SharedPtrHoused, ArrayElementsAreDestroyedInReverseOrder) {

@@ -587,14 +587,21 @@ const std::remove_all_extents_t<T>* flat_begin(const T& u) noexcept {
 }
 
 // `n` elements of T = U[] or U[N], each initialised from `*u` if given, else value-initialised.
-template <class T, construct_with How, class A>
-shared_ptr<T> make_housed_array(const A& a, std::size_t n, const std::remove_extent_t<T>* u = nullptr) {
+// Whether `u` is given is its type (std::nullptr_t when not), never a run-time test: the elements'
+// copy constructor is instantiated only where they are copied (std::mutex[] has none).
+template <class T, construct_with How, class A, class Item = std::nullptr_t>
+shared_ptr<T> make_housed_array(const A& a, std::size_t n, const Item* u = nullptr) {
   using item = std::remove_extent_t<T>;
   using element = std::remove_cv_t<std::remove_all_extents_t<T>>;
   constexpr std::size_t per_item = sizeof(item) / sizeof(element);
   using block = array_block<element, A, How, std::extent_v<T> * per_item>;
   if (n > std::size_t(-1) / per_item) throw std::bad_array_new_length();
-  block* b = u ? block::make(a, n * per_item, detail::flat_begin(*u), per_item) : block::make(a, n * per_item);
+  block* b = nullptr;
+  if constexpr (std::is_null_pointer_v<Item>) {
+    b = block::make(a, n * per_item);
+  } else {
+    b = block::make(a, n * per_item, detail::flat_begin(*u), per_item);
+  }
   return shared_access::adopt<T>(static_cast<item*>(static_cast<void*>(b->elements())), b);
 }
 

@@ -48,8 +48,11 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
   using element_allocator = rebind_alloc_t<A, B>;
 
  public:
-  // `pattern`: nullptr, or `pattern_length` values that initialise the elements in turn.
-  array_block(const A& a, std::size_t length, const B* pattern, std::size_t pattern_length)
+  // `pattern`: nullptr (a std::nullptr_t), or `pattern_length` values that initialise the elements
+  // in turn. Which one is a type, not a value, so that B's copy constructor is instantiated only
+  // where there is something to copy: make_shared<std::mutex[]>(n) needs none.
+  template <class Pattern>
+  array_block(const A& a, std::size_t length, Pattern pattern, std::size_t pattern_length)
       : control_block(&ops), allocator_storage(a), array_length<StaticCount>(length) {
     std::size_t made = 0;
     try {
@@ -63,7 +66,8 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
   B* elements() noexcept { return std::launder(reinterpret_cast<B*>(reinterpret_cast<unsigned char*>(this) + offset())); }
 
   // Allocates and builds a block for `length` elements from `a`; strong guarantee.
-  static array_block* make(const A& a, std::size_t length, const B* pattern = nullptr, std::size_t pattern_length = 0) {
+  template <class Pattern = std::nullptr_t>
+  static array_block* make(const A& a, std::size_t length, Pattern pattern = nullptr, std::size_t pattern_length = 0) {
     block_memory<unit, A> memory(a, units_for(length));
     array_block* block = ::new (memory.get()) array_block(a, length, pattern, pattern_length);
     memory.release();
@@ -84,20 +88,24 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
     return (offset() + length * sizeof(B) + sizeof(unit) - 1) / sizeof(unit);
   }
 
-  void construct_element(B* p, const B* pattern, std::size_t index, std::size_t pattern_length) {
+  // Value-initialised (default-initialised for the _for_overwrite forms).
+  void construct_element(B* p, std::nullptr_t, std::size_t, std::size_t) {
     if constexpr (How == construct_with::default_init) {
       ::new (static_cast<void*>(p)) B;
     } else if constexpr (How == construct_with::allocator) {
       element_allocator ea(allocator_storage::get());
-      if (pattern) {
-        std::allocator_traits<element_allocator>::construct(ea, p, pattern[index % pattern_length]);
-      } else {
-        std::allocator_traits<element_allocator>::construct(ea, p);
-      }
-    } else if (pattern) {
-      ::new (static_cast<void*>(p)) B(pattern[index % pattern_length]);
+      std::allocator_traits<element_allocator>::construct(ea, p);
     } else {
       ::new (static_cast<void*>(p)) B();
+    }
+  }
+  // A copy of the pattern's value for this index (the _for_overwrite forms take no initial value).
+  void construct_element(B* p, const B* pattern, std::size_t index, std::size_t pattern_length) {
+    if constexpr (How == construct_with::allocator) {
+      element_allocator ea(allocator_storage::get());
+      std::allocator_traits<element_allocator>::construct(ea, p, pattern[index % pattern_length]);
+    } else {
+      ::new (static_cast<void*>(p)) B(pattern[index % pattern_length]);
     }
   }
 
