@@ -174,6 +174,27 @@ TEST(LocalSharedPtr, AdoptsRawPointersWithDeleterAndAllocator) {
   EXPECT_EQ(tracked::live(), 0);
 }
 
+// As shared_ptr's: a generic lambda is a deleter for the Y* forms, though it cannot take a nullptr_t.
+TEST(LocalSharedPtr, GenericLambdaDeleter) {
+  allocation_log log;
+  int deleted = 0;
+  auto del = [&](auto p) {
+    ++deleted;
+    delete p;
+  };
+  static_assert(std::is_constructible_v<own::local_shared_ptr<int>, int*, decltype(del)>);
+  {
+    own::local_shared_ptr<int> l(new int(1), del);
+    l.reset(new int(2), del);
+    EXPECT_EQ(deleted, 1);
+    own::local_shared_ptr<int> m(new int(3), del, test_allocator<int>(&log));
+    m.reset(new int(4), del, test_allocator<int>(&log));
+    EXPECT_EQ(*l + *m, 6);
+  }
+  EXPECT_EQ(deleted, 4);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
 TEST(LocalSharedPtr, FromUniquePtr) {
   own::local_shared_ptr<tracked> a(std::make_unique<tracked>(8));
   EXPECT_EQ(a->value(), 8);

@@ -166,6 +166,61 @@ TEST(SharedPtr, NullptrWithDeleterOwnsNull) {
   EXPECT_EQ(calls, 1);
 }
 
+// [util.smartptr.shared.const]: the constraint "d(p) is well-formed" is about the call at hand. A
+// generic lambda, whose body cannot take a nullptr_t, is a deleter for the Y* forms: asking whether
+// it is one for the nullptr_t forms would instantiate its body with a nullptr_t (a hard error).
+TEST(SharedPtr, GenericLambdaDeleterForEveryPointerForm) {
+  int deleted = 0;
+  auto del = [&](auto p) {
+    ++deleted;
+    delete p;
+  };
+  using generic = decltype(del);
+  static_assert(std::is_constructible_v<own::shared_ptr<int>, int*, generic>);
+  static_assert(std::is_constructible_v<own::shared_ptr<const int>, int*, generic, std::allocator<int>>);
+  allocation_log log;
+  {
+    own::shared_ptr<int> a(new int(1), del);
+    a.reset(new int(2), del);
+    EXPECT_EQ(deleted, 1);
+    own::shared_ptr<int> b(new int(3), del, test_allocator<int>(&log));
+    b.reset(new int(4), del, test_allocator<int>(&log));
+    EXPECT_EQ(deleted, 2);
+    own::shared_ptr<void> c(new int(5), del);
+    EXPECT_EQ(*a + *b, 6);
+  }
+  EXPECT_EQ(deleted, 5);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// The nullptr_t forms still take a null pointer constant, nullptr or 0, and a deleter callable with
+// nullptr (generic or not); one that is not callable so is rejected, not a hard error.
+TEST(SharedPtr, NullptrFormsTakeZeroAndGenericDeleters) {
+  int calls = 0;
+  auto del = [&](auto p) {
+    ++calls;
+    if constexpr (!std::is_null_pointer_v<decltype(p)>) delete p;
+  };
+  auto int_only = [&](int*) { ++calls; };
+  auto pointers_only = [](auto* p) { delete p; };  // deduction fails for a nullptr_t: no body to check
+  using pointer_template_deleter = decltype(pointers_only);
+  static_assert(!std::is_constructible_v<own::shared_ptr<int>, std::nullptr_t, pointer_template_deleter>);
+  static_assert(!std::is_constructible_v<own::shared_ptr<int>, std::nullptr_t, pointer_template_deleter, std::allocator<int>>);
+  allocation_log log;
+  {
+    own::shared_ptr<int> a(nullptr, del);
+    own::shared_ptr<int> b(0, del);
+    own::shared_ptr<int> c(nullptr, del, test_allocator<int>(&log));
+    own::shared_ptr<int> d(0, int_only);
+    own::shared_ptr<int> e(0, int_only, std::allocator<int>());
+    EXPECT_EQ(a.use_count() + b.use_count() + c.use_count() + d.use_count() + e.use_count(), 5);
+    EXPECT_EQ(a.get(), nullptr);
+    EXPECT_EQ(log.blocks_in_use(), 1);
+  }
+  EXPECT_EQ(calls, 5);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
 TEST(SharedPtr, VoidOwnerDestroysTheCompleteType) {
   {
     own::shared_ptr<void> v(new tracked(1));

@@ -208,8 +208,14 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   // Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
   shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
-  template <class D, std::enable_if_t<detail::is_deleter_for<D, std::nullptr_t>::value, int> = 0>
-  shared_ptr(std::nullptr_t p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
+  // The nullptr_t forms check d(nullptr) in a trailing parameter, not in the template's parameter
+  // list: with a Y* argument, deduction fails on its conversion to nullptr_t first (CWG 1391) and
+  // the check is never made. Made in the template's parameter list, it would call a generic lambda
+  // `[](auto q) { delete q; }` with a nullptr_t even for shared_ptr(new int, del): an error in the
+  // lambda's body, not a failed constraint. A literal 0 still converts to nullptr_t.
+  template <class D>
+  shared_ptr(std::nullptr_t p, D d, detail::if_deleter_for_t<D, std::nullptr_t> = nullptr)
+      : shared_ptr(p, std::move(d), detail::default_allocator()) {}
 
   // N1851: as above, and the control block is allocated from (a copy of) `a`, which it keeps to
   // free itself. `a` may be an Allocator, a std::pmr::memory_resource* or an own pool pointer.
@@ -217,8 +223,9 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   shared_ptr(Y* p, D d, A a) : ptr_(p), block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {
     enable_shared_from_this_hook(p);
   }
-  template <class D, class A, std::enable_if_t<detail::is_deleter_for<D, std::nullptr_t>::value, int> = 0>
-  shared_ptr(std::nullptr_t p, D d, A a) : block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {}
+  template <class D, class A>
+  shared_ptr(std::nullptr_t p, D d, A a, detail::if_deleter_for_t<D, std::nullptr_t> = nullptr)
+      : block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {}
 
   // Aliasing: shares ownership with `r` and points at `p` (which `r`'s object usually contains).
   template <class Y>

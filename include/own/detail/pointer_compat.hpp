@@ -61,6 +61,12 @@ struct is_deleter_for : std::false_type {};
 template <class D, class P>
 struct is_deleter_for<D, P, std::void_t<decltype(std::declval<D&>()(std::declval<P&>()))>>
     : std::is_move_constructible<D> {};
+// The type of a defaulted trailing parameter that constrains a constructor on is_deleter_for (see
+// shared_ptr's nullptr_t forms). A pointer to a type that is never defined: no argument a caller
+// passes converts to it, except a null pointer constant where another overload matches exactly.
+struct deleter_constraint;
+template <class D, class P>
+using if_deleter_for_t = std::enable_if_t<is_deleter_for<D, P>::value, deleter_constraint*>;
 
 // Whether T is a virtual base of Y: then converting a Y* to T* reads Y's object, which a
 // weak_ptr may no longer have.
