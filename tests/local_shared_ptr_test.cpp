@@ -195,6 +195,33 @@ TEST(LocalSharedPtr, GenericLambdaDeleter) {
   EXPECT_EQ(log.blocks_in_use(), 0);
 }
 
+// [util.smartptr.shared.general]: T may be void (or cv void). The members that would need a void&,
+// operator* and operator[], are not there; every other conversion and observer is.
+TEST(LocalSharedPtr, VoidOwners) {
+  own::local_shared_ptr<void> empty;
+  EXPECT_FALSE(empty);
+  EXPECT_EQ(empty.use_count(), 0);
+  {
+    own::local_shared_ptr<void> p = own::make_local_shared<tracked>(1);
+    own::local_shared_ptr<const void> c = p;
+    own::local_shared_ptr<void> q(new tracked(2));
+    own::local_shared_ptr<void> r = own::shared_ptr<void>(own::make_shared<tracked>(3));
+    own::local_weak_ptr<void> w = p;
+    own::shared_ptr<const void> global = c;
+    EXPECT_EQ(p.use_count(), 2);
+    EXPECT_EQ(c.get(), p.get());
+    EXPECT_EQ(w.lock(), p);
+    EXPECT_TRUE(global.owner_equal(own::shared_ptr<void>(p)));
+    EXPECT_EQ(own::static_pointer_cast<tracked>(q)->value(), 2);
+    EXPECT_EQ(own::static_pointer_cast<const tracked>(r)->value(), 3);
+    EXPECT_EQ(tracked::live(), 3);
+    p.reset();
+    c.reset();
+    EXPECT_FALSE(w.expired());  // `global` still owns it
+  }
+  EXPECT_EQ(tracked::live(), 0);
+}
+
 TEST(LocalSharedPtr, FromUniquePtr) {
   own::local_shared_ptr<tracked> a(std::make_unique<tracked>(8));
   EXPECT_EQ(a->value(), 8);

@@ -234,8 +234,10 @@ class local_shared_ptr {
     return ptr_;
   }
   // Precondition: get() != nullptr and, for T = U[N], 0 <= i < N (checked in OWN_CHECKED mode).
+  // The return type names U, not element_type, so that it is formed only for arrays: void& for
+  // local_shared_ptr<void> would make the class itself ill-formed.
   template <class U = T, std::enable_if_t<std::is_array_v<U>, int> = 0>
-  element_type& operator[](std::ptrdiff_t i) const noexcept {
+  std::remove_extent_t<U>& operator[](std::ptrdiff_t i) const noexcept {
     OWN_CHECK(ptr_ != nullptr, "indexing an empty own::local_shared_ptr");
     if constexpr (std::extent_v<U> != 0) {
       OWN_CHECK(i >= 0 && static_cast<std::size_t>(i) < std::extent_v<U>,
