@@ -195,6 +195,29 @@ TEST(LocalSharedPtr, GenericLambdaDeleter) {
   EXPECT_EQ(log.blocks_in_use(), 0);
 }
 
+// Boost's get_pointer(p), p.get(), found by argument-dependent lookup (this file has no using-
+// declaration for it), also from generic code.
+namespace generic_code {
+template <class P>
+auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
+  return get_pointer(p);
+}
+}  // namespace generic_code
+
+TEST(LocalSharedPtr, GetPointerFoundByArgumentDependentLookup) {
+  auto p = own::make_local_shared<int>(4);
+  int* raw = get_pointer(p);
+  EXPECT_EQ(raw, p.get());
+  static_assert(noexcept(get_pointer(p)));
+  own::local_shared_ptr<const int> c = p;
+  static_assert(std::is_same_v<decltype(get_pointer(c)), const int*>);
+  EXPECT_EQ(*generic_code::raw_of(c), 4);
+  own::local_shared_ptr<int[]> a = own::make_shared<int[]>(3, 5);
+  static_assert(std::is_same_v<decltype(get_pointer(a)), int*>);
+  EXPECT_EQ(get_pointer(a)[2], 5);
+  EXPECT_EQ(get_pointer(own::local_shared_ptr<int>()), nullptr);
+}
+
 // [util.smartptr.shared.general]: T may be void (or cv void). The members that would need a void&,
 // operator* and operator[], are not there; every other conversion and observer is.
 TEST(LocalSharedPtr, VoidOwners) {

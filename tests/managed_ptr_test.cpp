@@ -130,6 +130,27 @@ TEST(ManagedPtr, EmptyStates) {
   EXPECT_EQ(a.get_deleter().function(), nullptr);
 }
 
+// Boost's get_pointer(p), p.get(), found by argument-dependent lookup (this file has no using-
+// declaration for it), also from generic code.
+namespace generic_code {
+template <class P>
+auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
+  return get_pointer(p);
+}
+}  // namespace generic_code
+
+TEST(ManagedPtr, GetPointerFoundByArgumentDependentLookup) {
+  own::managed_ptr<int> p = own::make_managed<int>(4);
+  int* raw = get_pointer(p);
+  EXPECT_EQ(raw, p.get());
+  static_assert(noexcept(get_pointer(p)));
+  const own::managed_ptr<const int> c = std::move(p);
+  static_assert(std::is_same_v<decltype(get_pointer(c)), const int*>);
+  EXPECT_EQ(generic_code::raw_of(c), raw);
+  EXPECT_EQ(*raw, 4);
+  EXPECT_EQ(get_pointer(own::managed_ptr<int>()), nullptr);
+}
+
 TEST(ManagedPtr, NewedObjectDeletedAsItsCompleteType) {
   {
     own::managed_ptr<base> p(new derived);

@@ -166,6 +166,31 @@ TEST(SharedPtr, NullptrWithDeleterOwnsNull) {
   EXPECT_EQ(calls, 1);
 }
 
+// Boost's get_pointer(p), p.get(), found by argument-dependent lookup (this file has no using-
+// declaration for it), also from generic code; for arrays, a pointer to the first element.
+namespace generic_code {
+template <class P>
+auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
+  return get_pointer(p);
+}
+}  // namespace generic_code
+
+TEST(SharedPtr, GetPointerFoundByArgumentDependentLookup) {
+  auto p = own::make_shared<int>(4);
+  int* raw = get_pointer(p);
+  EXPECT_EQ(raw, p.get());
+  static_assert(noexcept(get_pointer(p)));
+  own::shared_ptr<const int> c = p;
+  static_assert(std::is_same_v<decltype(get_pointer(c)), const int*>);
+  EXPECT_EQ(*generic_code::raw_of(c), 4);
+  auto a = own::make_shared<int[3]>(5);
+  static_assert(std::is_same_v<decltype(get_pointer(a)), int*>);
+  EXPECT_EQ(get_pointer(a)[2], 5);
+  own::shared_ptr<void> v = p;
+  EXPECT_EQ(get_pointer(v), static_cast<void*>(raw));
+  EXPECT_EQ(get_pointer(own::shared_ptr<int>()), nullptr);
+}
+
 // [util.smartptr.shared.const]: the constraint "d(p) is well-formed" is about the call at hand. A
 // generic lambda, whose body cannot take a nullptr_t, is a deleter for the Y* forms: asking whether
 // it is one for the nullptr_t forms would instantiate its body with a nullptr_t (a hard error).

@@ -233,6 +233,13 @@ std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& o
   return os << static_cast<const void*>(p.get());
 }
 
+// Boost's get_pointer, found by argument-dependent lookup: generic code (Boost's bind and mem_fn,
+// and binders like them) reaches the raw pointer of any smart pointer through it.
+template <class T>
+T* get_pointer(const intrusive_ptr<T>& p) noexcept {
+  return p.get();
+}
+
 // The casts return an empty pointer for an empty argument. The rvalue forms move the reference
 // instead of adding one; a failed dynamic_pointer_cast leaves its argument untouched.
 template <class T, class U>

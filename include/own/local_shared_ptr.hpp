@@ -410,6 +410,12 @@ local_shared_ptr<T> dynamic_pointer_cast(const local_shared_ptr<U>& r) noexcept 
   return local_shared_ptr<T>();
 }
 
+// As shared_ptr's (Boost's get_pointer, found by argument-dependent lookup).
+template <class T>
+typename local_shared_ptr<T>::element_type* get_pointer(const local_shared_ptr<T>& p) noexcept {
+  return p.get();
+}
+
 // -----------------------------------------------------------------------------------------------
 // Comparisons: by get(), like shared_ptr.
 

@@ -335,6 +335,12 @@ void swap(managed_ptr<T>& a, managed_ptr<T>& b) noexcept {
   a.swap(b);
 }
 
+// As shared_ptr's (Boost's get_pointer, found by argument-dependent lookup).
+template <class T>
+T* get_pointer(const managed_ptr<T>& p) noexcept {
+  return p.get();
+}
+
 template <class T, class U>
 bool operator==(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
   return a.get() == b.get();

@@ -867,6 +867,13 @@ std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, con
   return os << p.get();
 }
 
+// Boost's get_pointer, found by argument-dependent lookup: generic code (Boost's bind and mem_fn,
+// and binders like them) reaches the raw pointer of any smart pointer through it.
+template <class T>
+typename shared_ptr<T>::element_type* get_pointer(const shared_ptr<T>& p) noexcept {
+  return p.get();
+}
+
 // -----------------------------------------------------------------------------------------------
 // Ownership-based ordering, equality and hashing (owner_less; owner_hash/owner_equal as in C++26).
 
