@@ -245,6 +245,43 @@ TEST(LocalSharedPtr, VoidOwners) {
   EXPECT_EQ(tracked::live(), 0);
 }
 
+void no_op(int*) {}
+
+// shared_ptr's (nullptr_t, D) and (nullptr_t, D, A) forms ([util.smartptr.shared.const]): a group
+// that owns a null pointer, use_count() 1, and calls d(nullptr) once, when the last owner (local or
+// made from it) goes. A literal 0 is a null pointer constant too; a deleter that cannot take a
+// nullptr_t is rejected.
+TEST(LocalSharedPtr, NullptrWithDeleter) {
+  allocation_log log;
+  int calls = 0;
+  auto del = [&](auto p) {
+    ++calls;
+    if constexpr (!std::is_null_pointer_v<decltype(p)>) delete p;
+  };
+  auto pointers_only = [](auto* p) { delete p; };
+  static_assert(!std::is_constructible_v<own::local_shared_ptr<int>, std::nullptr_t, decltype(pointers_only)>);
+  static_assert(
+      !std::is_constructible_v<own::local_shared_ptr<int>, std::nullptr_t, decltype(pointers_only), std::allocator<int>>);
+  {
+    own::local_shared_ptr<int> l(nullptr, no_op);
+    EXPECT_EQ(l.use_count(), 1);
+    EXPECT_EQ(l.get(), nullptr);
+    EXPECT_FALSE(l);
+    EXPECT_NE(own::get_deleter<void (*)(int*)>(own::shared_ptr<int>(l)), nullptr);
+    own::local_shared_ptr<int> zero(0, del);
+    own::local_shared_ptr<void> v(nullptr, del, test_allocator<int>(&log));
+    EXPECT_EQ(zero.use_count() + v.use_count(), 2);
+    EXPECT_EQ(log.blocks_in_use(), 1);
+    own::shared_ptr<int> global = zero;
+    zero.reset();
+    EXPECT_EQ(calls, 0);  // `global` still owns the null pointer
+    global.reset();
+    EXPECT_EQ(calls, 1);
+  }
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
 TEST(LocalSharedPtr, FromUniquePtr) {
   own::local_shared_ptr<tracked> a(std::make_unique<tracked>(8));
   EXPECT_EQ(a->value(), 8);

@@ -108,6 +108,15 @@ class local_shared_ptr {
   local_shared_ptr(Y* p, D d) : local_shared_ptr(shared_ptr<T>(p, std::move(d))) {}
   template <class Y, class D, class A, if_shared_constructible<Y*, D, A> = 0>
   local_shared_ptr(Y* p, D d, A a) : local_shared_ptr(shared_ptr<T>(p, std::move(d), std::move(a))) {}
+  // Owns a null pointer, as shared_ptr<T>(nullptr, d[, a]) does: d(nullptr) is called when the last
+  // owner, local or global, goes. Constrained by a trailing parameter, as shared_ptr's nullptr_t
+  // forms are, so that a Y* argument never asks whether d(nullptr) is well-formed.
+  template <class D>
+  local_shared_ptr(std::nullptr_t p, D d, detail::if_deleter_for_t<D, std::nullptr_t> = nullptr)
+      : local_shared_ptr(shared_ptr<T>(p, std::move(d))) {}
+  template <class D, class A>
+  local_shared_ptr(std::nullptr_t p, D d, A a, detail::if_deleter_for_t<D, std::nullptr_t> = nullptr)
+      : local_shared_ptr(shared_ptr<T>(p, std::move(d), std::move(a))) {}
 
   // Takes `r`'s object; if an allocation throws, `r` keeps it.
   template <class Y, class D, if_shared_constructible<std::unique_ptr<Y, D>&&> = 0>
