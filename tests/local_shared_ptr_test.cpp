@@ -7,6 +7,7 @@
 #include <cassert>
 #include <memory_resource>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -280,6 +281,57 @@ TEST(LocalSharedPtr, NullptrWithDeleter) {
   }
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// Boost's local_shared_ptr interface beyond std's shared_ptr: get_deleter, comparison with shared_ptr
+// (by get()), operator<< (os << p.get()).
+TEST(LocalSharedPtr, GetDeleterFindsTheControlBlocksDeleter) {
+  struct counting_deleter {
+    int* count;
+    void operator()(int* p) const {
+      ++*count;
+      delete p;
+    }
+  };
+  int deleted = 0;
+  {
+    own::local_shared_ptr<int> a(new int(1), counting_deleter{&deleted});
+    ASSERT_NE(own::get_deleter<counting_deleter>(a), nullptr);
+    EXPECT_EQ(own::get_deleter<counting_deleter>(a)->count, &deleted);
+    EXPECT_EQ(own::get_deleter<own::default_deleter>(a), nullptr);  // only the exact type
+    static_assert(noexcept(own::get_deleter<counting_deleter>(a)));
+    own::local_shared_ptr<const void> alias(a, a.get());
+    EXPECT_EQ(own::get_deleter<counting_deleter>(alias), own::get_deleter<counting_deleter>(a));
+    own::local_shared_ptr<int> from_global = own::shared_ptr<int>(new int(2), counting_deleter{&deleted});
+    EXPECT_NE(own::get_deleter<counting_deleter>(from_global), nullptr);
+  }
+  EXPECT_EQ(deleted, 2);
+  EXPECT_EQ(own::get_deleter<counting_deleter>(own::local_shared_ptr<int>()), nullptr);
+  EXPECT_EQ(own::get_deleter<own::default_deleter>(own::make_local_shared<int>(3)), nullptr);
+}
+
+TEST(LocalSharedPtr, ComparesWithSharedPtrAndStreams) {
+  auto a = own::make_local_shared<int>(1);
+  own::shared_ptr<const int> global = a;
+  auto other = own::make_shared<int>(2);
+  EXPECT_TRUE(a == global);
+  EXPECT_TRUE(global == a);
+  EXPECT_FALSE(a != global);
+  EXPECT_FALSE(global != a);
+  EXPECT_TRUE(a != other);
+  EXPECT_TRUE(other != a);
+  EXPECT_TRUE(own::local_shared_ptr<int>() == own::shared_ptr<void>());
+#if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
+    __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+  EXPECT_EQ(a <=> global, std::strong_ordering::equal);
+  EXPECT_EQ(a <=> other, std::compare_three_way()(a.get(), other.get()));
+  EXPECT_EQ(other < a, std::less<>()(other.get(), a.get()));
+#endif
+  std::ostringstream local_text;
+  std::ostringstream global_text;
+  local_text << a;
+  global_text << global;
+  EXPECT_EQ(local_text.str(), global_text.str());
 }
 
 TEST(LocalSharedPtr, FromUniquePtr) {

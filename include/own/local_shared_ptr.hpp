@@ -33,8 +33,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #if __cplusplus >= 202002L
 #include <compare>
@@ -68,8 +70,12 @@ struct local_access {
   }
   // The control block that owns the object: what owner_before and friends compare.
   template <class T>
-  static const void* owner(const local_shared_ptr<T>& r) noexcept {
+  static control_block* block(const local_shared_ptr<T>& r) noexcept {
     return r.counts_ ? r.counts_->global() : nullptr;
+  }
+  template <class T>
+  static const void* owner(const local_shared_ptr<T>& r) noexcept {
+    return block(r);
   }
   template <class T>
   static const void* owner(const local_weak_ptr<T>& r) noexcept {
@@ -419,6 +425,14 @@ local_shared_ptr<T> dynamic_pointer_cast(const local_shared_ptr<U>& r) noexcept 
   return local_shared_ptr<T>();
 }
 
+// The deleter the group's owner was created with, if it is a D; else nullptr (as for shared_ptr,
+// the deleter lives in the control block, so a group made from a shared_ptr has its deleter).
+template <class D, class T>
+D* get_deleter(const local_shared_ptr<T>& p) noexcept {
+  detail::control_block* block = detail::local_access::block(p);
+  return block ? static_cast<D*>(block->get_deleter(typeid(D))) : nullptr;
+}
+
 // As shared_ptr's (Boost's get_pointer, found by argument-dependent lookup).
 template <class T>
 typename local_shared_ptr<T>::element_type* get_pointer(const local_shared_ptr<T>& p) noexcept {
@@ -436,13 +450,35 @@ template <class T>
 bool operator==(const local_shared_ptr<T>& a, std::nullptr_t) noexcept {
   return !a;
 }
+// Against shared_ptr, as Boost's local_shared_ptr: by get() too, so a group and the shared_ptr made
+// from it compare equal. (C++20 rewrites b == a and the != forms from this one.)
+template <class T, class U>
+bool operator==(const local_shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return a.get() == b.get();
+}
 #if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
     __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
 template <class T, class U>
 std::strong_ordering operator<=>(const local_shared_ptr<T>& a, const local_shared_ptr<U>& b) noexcept {
   return std::compare_three_way()(a.get(), b.get());
 }
+template <class T, class U>
+std::strong_ordering operator<=>(const local_shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return std::compare_three_way()(a.get(), b.get());
+}
 #else
+template <class T, class U>
+bool operator==(const shared_ptr<T>& a, const local_shared_ptr<U>& b) noexcept {
+  return a.get() == b.get();
+}
+template <class T, class U>
+bool operator!=(const local_shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
+  return a.get() != b.get();
+}
+template <class T, class U>
+bool operator!=(const shared_ptr<T>& a, const local_shared_ptr<U>& b) noexcept {
+  return a.get() != b.get();
+}
 template <class T>
 bool operator==(std::nullptr_t, const local_shared_ptr<T>& a) noexcept {
   return !a;
@@ -464,6 +500,11 @@ bool operator<(const local_shared_ptr<T>& a, const local_shared_ptr<U>& b) noexc
   return std::less<>()(a.get(), b.get());
 }
 #endif
+
+template <class E, class Traits, class T>
+std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, const local_shared_ptr<T>& p) {
+  return os << p.get();
+}
 
 }  // namespace own
 
