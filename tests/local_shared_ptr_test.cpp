@@ -356,6 +356,31 @@ struct outer : tracked {
   int inner;
 };
 
+// Boost's local_shared_ptr converts to weak_ptr<Y> wherever it converts to shared_ptr<Y>: the weak_ptr
+// observes the object's control block, so it expires only when no owner, local or global, is left.
+TEST(LocalSharedPtr, ConvertsToWeakPtr) {
+  static_assert(std::is_convertible_v<own::local_shared_ptr<outer>, own::weak_ptr<tracked>>);
+  static_assert(noexcept(own::weak_ptr<tracked>(std::declval<const own::local_shared_ptr<outer>&>())));
+  static_assert(std::is_convertible_v<own::local_shared_ptr<int>, own::weak_ptr<const void>>);
+  static_assert(!std::is_convertible_v<own::local_shared_ptr<tracked>, own::weak_ptr<outer>>);
+  static_assert(!std::is_convertible_v<own::local_shared_ptr<int>, own::weak_ptr<long>>);
+  own::weak_ptr<tracked> w;
+  {
+    auto a = own::make_local_shared<outer>(4);
+    w = a;
+    own::weak_ptr<const void> v(a);
+    EXPECT_EQ(w.lock().get(), a.get());
+    EXPECT_TRUE(w.owner_equal(v));
+    EXPECT_TRUE(a.owner_equal(w.lock()));
+    own::shared_ptr<tracked> global = w.lock();
+    a.reset();
+    EXPECT_FALSE(w.expired());  // `global` owns it
+  }
+  EXPECT_TRUE(w.expired());
+  own::weak_ptr<int> empty = own::local_shared_ptr<int>();
+  EXPECT_TRUE(empty.expired());
+}
+
 TEST(LocalSharedPtr, AliasingAndCasts) {
   auto o = own::make_local_shared<outer>(2);
   own::local_shared_ptr<int> inner(o, &o->inner);

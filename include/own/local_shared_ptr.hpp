@@ -273,6 +273,13 @@ class local_shared_ptr {
     return detail::shared_access::adopt<Y>(ptr_, counts_->global());
   }
 
+  // An own::weak_ptr to the object, as Boost's local_shared_ptr converts to weak_ptr: one atomic
+  // increment (of the control block's weak count), no shared reference taken or given back.
+  template <class Y, std::enable_if_t<detail::is_compatible_v<T, Y>, int> = 0>
+  operator weak_ptr<Y>() const noexcept {
+    return detail::shared_access::weak<Y>(ptr_, detail::local_access::block(*this));
+  }
+
   // Ownership is the control block's, so local and global pointers to one object are equivalent.
   // `r`: a local_shared_ptr, local_weak_ptr or own::shared_ptr.
   template <class P>

@@ -113,6 +113,13 @@ struct shared_access {
   // (the hook's weak reference would otherwise keep the last owner's control block).
   template <class Y>
   static void forget_shared_from_this(Y& object) noexcept;  // defined after enable_shared_from_this
+  // A weak_ptr to `block` (or an empty one if it is null) pointing at `p`: one weak reference more.
+  template <class T>
+  static weak_ptr<T> weak(typename weak_ptr<T>::element_type* p, control_block* block) noexcept {
+    weak_ptr<T> result;
+    if (block) result.assign(p, block);
+    return result;
+  }
   // Empties `p` without releasing its reference, which passes to the caller.
   template <class T>
   static control_block* detach(shared_ptr<T>& p) noexcept {
