@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cassert>
+#include <atomic>
 #include <memory_resource>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -332,6 +334,64 @@ TEST(LocalSharedPtr, ComparesWithSharedPtrAndStreams) {
   local_text << a;
   global_text << global;
   EXPECT_EQ(local_text.str(), global_text.str());
+}
+
+// make_shared's array forms ([util.smartptr.shared.create]) for a local group: value-initialised
+// elements or copies of an initial value (itself an array for arrays of arrays), default-initialised
+// for _for_overwrite, no copy needed without an initial value; one allocation for the elements and
+// the group's counts; a shared_ptr made from the group keeps the elements.
+TEST(LocalSharedPtr, ArrayFactories) {
+  auto a = own::make_local_shared<int[]>(5);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(a[i], 0);
+  EXPECT_EQ(a.use_count(), 1);
+  auto b = own::make_local_shared<int[]>(3, 42);
+  EXPECT_EQ(b[0] + b[2], 84);
+  auto c = own::make_local_shared<double[4]>();
+  EXPECT_EQ(c[3], 0.0);
+  auto d = own::make_local_shared<long[2]>(7L);
+  EXPECT_EQ(d[0] + d[1], 14);
+  auto e = own::make_local_shared<int[][2]>(3, {1, 2});
+  EXPECT_EQ(e[0][0] + e[1][1] + e[2][0], 1 + 2 + 1);
+  auto f = own::make_local_shared<int[2][2]>({5, 6});
+  EXPECT_EQ(f[1][1], 6);
+  auto g = own::make_local_shared<std::mutex[]>(2);
+  g[1].lock();
+  g[1].unlock();
+  auto h = own::make_local_shared_for_overwrite<int[]>(3);
+  auto i = own::make_local_shared_for_overwrite<std::mutex[2]>();
+  h[2] = 9;
+  EXPECT_EQ(h[2], 9);
+  i[0].lock();
+  i[0].unlock();
+
+  allocation_log log;
+  {
+    auto j = own::allocate_local_shared<tracked[]>(test_allocator<int>(&log), 3);
+    EXPECT_EQ(log.allocations.load(), 1);
+    EXPECT_EQ(tracked::live(), 3);
+    auto k = own::allocate_local_shared<tracked[2]>(test_allocator<int>(&log), tracked(7));
+    EXPECT_EQ(k[0].value() + k[1].value(), 14);
+    auto l = own::allocate_local_shared<int[]>(test_allocator<int>(&log), 2, 5);
+    auto m = own::allocate_local_shared<std::atomic<int>[3]>(test_allocator<int>(&log));
+    EXPECT_EQ(l[1] + m[0].load() + m[2].load(), 5);
+    auto n = own::allocate_local_shared_for_overwrite<int[]>(test_allocator<int>(&log), 2);
+    auto o = own::allocate_local_shared_for_overwrite<long[2]>(test_allocator<int>(&log));
+    n[1] = 1;
+    o[1] = 2;
+    EXPECT_EQ(n[1] + o[1], 3);
+    EXPECT_EQ(log.allocations.load(), 6);
+    own::shared_ptr<const tracked[]> global = j;
+    j.reset();
+    EXPECT_EQ(tracked::live(), 5);  // `global` keeps the three elements
+    EXPECT_EQ(global[2].value(), 0);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  // Strong guarantee: a throwing element constructor destroys those made and frees the block.
+  EXPECT_EQ(own_test::for_each_throwing_construction(
+                log, [&] { own::allocate_local_shared<tracked[]>(test_allocator<int>(&log), 3); }),
+            4);
+  EXPECT_EQ(own_test::for_each_throwing_construction(log, [&] { own::make_local_shared<tracked[2]>(tracked(1)); }), 4);
 }
 
 TEST(LocalSharedPtr, FromUniquePtr) {

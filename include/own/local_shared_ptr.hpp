@@ -27,8 +27,8 @@
 // its counts in a separate 32-byte node (recycled per thread: detail/recycling_allocator.hpp).
 //
 // use_count() counts the group's local_shared_ptrs only, not the own::shared_ptrs made from it.
-// Arrays: local_shared_ptr<U[]> works (from a shared_ptr<U[]> or a raw pointer); the factories
-// make single objects.
+// Arrays: local_shared_ptr<U[]> and <U[N]> work, from a shared_ptr, a raw pointer or the factories'
+// array forms (make_shared's: value-initialised or copies of an initial value; _for_overwrite).
 #pragma once
 
 #include <cstddef>
@@ -400,6 +400,51 @@ local_shared_ptr<T> allocate_local_shared(const A& a, Args&&... args) {
   return detail::local_access::from_housed(detail::make_housed<T, detail::construct_with::allocator, detail::local_block_header>(
       detail::adapt_allocator(a), std::forward<Args>(args)...));
 }
+
+// U[]: `n` value-initialised elements (copies of `u`, if given); U[N]: the same, N elements. One
+// block holds the elements and the group's counts, as for single objects.
+template <class T, detail::if_unbounded<T> = 0>
+local_shared_ptr<T> make_local_shared(std::size_t n) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::placement, detail::local_block_header>(
+      detail::default_allocator(), n));
+}
+template <class T, detail::if_bounded<T> = 0>
+local_shared_ptr<T> make_local_shared() {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::placement, detail::local_block_header>(
+      detail::default_allocator(), std::extent_v<T>));
+}
+template <class T, detail::if_unbounded<T> = 0>
+local_shared_ptr<T> make_local_shared(std::size_t n, const std::remove_extent_t<T>& u) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::placement, detail::local_block_header>(
+      detail::default_allocator(), n, std::addressof(u)));
+}
+template <class T, detail::if_bounded<T> = 0>
+local_shared_ptr<T> make_local_shared(const std::remove_extent_t<T>& u) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::placement, detail::local_block_header>(
+      detail::default_allocator(), std::extent_v<T>, std::addressof(u)));
+}
+template <class T, class A, detail::if_unbounded<T> = 0>
+local_shared_ptr<T> allocate_local_shared(const A& a, std::size_t n) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::allocator, detail::local_block_header>(
+      detail::adapt_allocator(a), n));
+}
+template <class T, class A, detail::if_bounded<T> = 0>
+local_shared_ptr<T> allocate_local_shared(const A& a) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::allocator, detail::local_block_header>(
+      detail::adapt_allocator(a), std::extent_v<T>));
+}
+template <class T, class A, detail::if_unbounded<T> = 0>
+local_shared_ptr<T> allocate_local_shared(const A& a, std::size_t n, const std::remove_extent_t<T>& u) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::allocator, detail::local_block_header>(
+      detail::adapt_allocator(a), n, std::addressof(u)));
+}
+template <class T, class A, detail::if_bounded<T> = 0>
+local_shared_ptr<T> allocate_local_shared(const A& a, const std::remove_extent_t<T>& u) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::allocator, detail::local_block_header>(
+      detail::adapt_allocator(a), std::extent_v<T>, std::addressof(u)));
+}
+
+// The _for_overwrite forms default-initialise: trivial types are left uninitialised, never zeroed.
 template <class T, detail::if_object<T> = 0>
 local_shared_ptr<T> make_local_shared_for_overwrite() {
   return detail::local_access::from_housed(
@@ -409,6 +454,24 @@ template <class T, class A, detail::if_object<T> = 0>
 local_shared_ptr<T> allocate_local_shared_for_overwrite(const A& a) {
   return detail::local_access::from_housed(
       detail::make_housed<T, detail::construct_with::default_init, detail::local_block_header>(detail::adapt_allocator(a)));
+}
+template <class T, class A, detail::if_bounded<T> = 0>
+local_shared_ptr<T> allocate_local_shared_for_overwrite(const A& a) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::default_init, detail::local_block_header>(
+      detail::adapt_allocator(a), std::extent_v<T>));
+}
+template <class T, class A, detail::if_unbounded<T> = 0>
+local_shared_ptr<T> allocate_local_shared_for_overwrite(const A& a, std::size_t n) {
+  return detail::local_access::from_housed(detail::make_housed_array<T, detail::construct_with::default_init, detail::local_block_header>(
+      detail::adapt_allocator(a), n));
+}
+template <class T, detail::if_bounded<T> = 0>
+local_shared_ptr<T> make_local_shared_for_overwrite() {
+  return own::allocate_local_shared_for_overwrite<T>(detail::default_allocator());
+}
+template <class T, detail::if_unbounded<T> = 0>
+local_shared_ptr<T> make_local_shared_for_overwrite(std::size_t n) {
+  return own::allocate_local_shared_for_overwrite<T>(detail::default_allocator(), n);
 }
 
 // -----------------------------------------------------------------------------------------------

@@ -603,12 +603,13 @@ const std::remove_all_extents_t<T>* flat_begin(const T& u) noexcept {
 // `n` elements of T = U[] or U[N], each initialised from `*u` if given, else value-initialised.
 // Whether `u` is given is its type (std::nullptr_t when not), never a run-time test: the elements'
 // copy constructor is instantiated only where they are copied (std::mutex[] has none).
-template <class T, construct_with How, class A, class Item = std::nullptr_t>
+// `Header`: the block's base class (see inplace_block).
+template <class T, construct_with How, class Header = control_block, class A, class Item = std::nullptr_t>
 shared_ptr<T> make_housed_array(const A& a, std::size_t n, const Item* u = nullptr) {
   using item = std::remove_extent_t<T>;
   using element = std::remove_cv_t<std::remove_all_extents_t<T>>;
   constexpr std::size_t per_item = sizeof(item) / sizeof(element);
-  using block = array_block<element, A, How, std::extent_v<T> * per_item>;
+  using block = array_block<element, A, How, std::extent_v<T> * per_item, Header>;
   if (n > std::size_t(-1) / per_item) throw std::bad_array_new_length();
   block* b = nullptr;
   if constexpr (std::is_null_pointer_v<Item>) {

@@ -38,12 +38,13 @@ class array_length<0> {
   std::size_t length_;
 };
 
-template <class B, class A>
-inline constexpr std::size_t array_block_alignment = std::max({alignof(control_block), alignof(A), alignof(B)});
+template <class B, class A, class Header>
+inline constexpr std::size_t array_block_alignment = std::max({alignof(Header), alignof(A), alignof(B)});
 
-// StaticCount: the number of B for a U[N]; 0 for a length known at run time.
-template <class B, class A, construct_with How, std::size_t StaticCount>
-class array_block final : public control_block, ebo_storage<A, 0>, array_length<StaticCount> {
+// StaticCount: the number of B for a U[N]; 0 for a length known at run time. Header: the block's
+// base class, as inplace_block's (local_block_header for make_local_shared's arrays).
+template <class B, class A, construct_with How, std::size_t StaticCount, class Header = control_block>
+class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticCount> {
   using allocator_storage = ebo_storage<A, 0>;
   using element_allocator = rebind_alloc_t<A, B>;
 
@@ -53,7 +54,7 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
   // where there is something to copy: make_shared<std::mutex[]>(n) needs none.
   template <class Pattern>
   array_block(const A& a, std::size_t length, Pattern pattern, std::size_t pattern_length)
-      : control_block(&ops), allocator_storage(a), array_length<StaticCount>(length) {
+      : Header(&ops), allocator_storage(a), array_length<StaticCount>(length) {
     std::size_t made = 0;
     try {
       for (; made < length; ++made) construct_element(elements() + made, pattern, made, pattern_length);
@@ -75,8 +76,8 @@ class array_block final : public control_block, ebo_storage<A, 0>, array_length<
   }
 
  private:
-  struct alignas(array_block_alignment<B, A>) unit {
-    unsigned char bytes[array_block_alignment<B, A>];
+  struct alignas(array_block_alignment<B, A, Header>) unit {
+    unsigned char bytes[array_block_alignment<B, A, Header>];
   };
   static constexpr std::size_t offset() noexcept {
     return (sizeof(array_block) + alignof(B) - 1) / alignof(B) * alignof(B);
