@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "get_pointer_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -480,13 +481,6 @@ TEST_F(IntrusivePtr, AllocateLeaksNothingWhenConstructionThrows) {
 
 // Boost's interface: `T* get_pointer(intrusive_ptr<T> const& p) noexcept`, returns p.get(), found by
 // argument-dependent lookup (this file has no using-declaration for it), also from generic code.
-namespace generic_code {
-template <class P>
-auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
-  return get_pointer(p);
-}
-}  // namespace generic_code
-
 TEST_F(IntrusivePtr, GetPointerFoundByArgumentDependentLookup) {
   intrusive_ptr<node> p(new node(3));
   node* raw = get_pointer(p);
@@ -494,7 +488,7 @@ TEST_F(IntrusivePtr, GetPointerFoundByArgumentDependentLookup) {
   static_assert(noexcept(get_pointer(p)));
   const intrusive_ptr<const node> c = p;
   static_assert(std::is_same_v<decltype(get_pointer(c)), const node*>);
-  EXPECT_EQ(generic_code::raw_of(c)->value, 3);
+  EXPECT_EQ(own_test::generic_code::raw_of(c)->value, 3);
   EXPECT_EQ(get_pointer(intrusive_ptr<base>()), nullptr);
 }
 

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "get_pointer_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -200,13 +201,6 @@ TEST(LocalSharedPtr, GenericLambdaDeleter) {
 
 // Boost's get_pointer(p), p.get(), found by argument-dependent lookup (this file has no using-
 // declaration for it), also from generic code.
-namespace generic_code {
-template <class P>
-auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
-  return get_pointer(p);
-}
-}  // namespace generic_code
-
 TEST(LocalSharedPtr, GetPointerFoundByArgumentDependentLookup) {
   auto p = own::make_local_shared<int>(4);
   int* raw = get_pointer(p);
@@ -214,7 +208,7 @@ TEST(LocalSharedPtr, GetPointerFoundByArgumentDependentLookup) {
   static_assert(noexcept(get_pointer(p)));
   own::local_shared_ptr<const int> c = p;
   static_assert(std::is_same_v<decltype(get_pointer(c)), const int*>);
-  EXPECT_EQ(*generic_code::raw_of(c), 4);
+  EXPECT_EQ(*own_test::generic_code::raw_of(c), 4);
   own::local_shared_ptr<int[]> a = own::make_shared<int[]>(3, 5);
   static_assert(std::is_same_v<decltype(get_pointer(a)), int*>);
   EXPECT_EQ(get_pointer(a)[2], 5);

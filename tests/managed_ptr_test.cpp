@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "get_pointer_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -132,13 +133,6 @@ TEST(ManagedPtr, EmptyStates) {
 
 // Boost's get_pointer(p), p.get(), found by argument-dependent lookup (this file has no using-
 // declaration for it), also from generic code.
-namespace generic_code {
-template <class P>
-auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
-  return get_pointer(p);
-}
-}  // namespace generic_code
-
 TEST(ManagedPtr, GetPointerFoundByArgumentDependentLookup) {
   own::managed_ptr<int> p = own::make_managed<int>(4);
   int* raw = get_pointer(p);
@@ -146,7 +140,7 @@ TEST(ManagedPtr, GetPointerFoundByArgumentDependentLookup) {
   static_assert(noexcept(get_pointer(p)));
   const own::managed_ptr<const int> c = std::move(p);
   static_assert(std::is_same_v<decltype(get_pointer(c)), const int*>);
-  EXPECT_EQ(generic_code::raw_of(c), raw);
+  EXPECT_EQ(own_test::generic_code::raw_of(c), raw);
   EXPECT_EQ(*raw, 4);
   EXPECT_EQ(get_pointer(own::managed_ptr<int>()), nullptr);
 }

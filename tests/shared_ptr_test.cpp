@@ -17,6 +17,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "get_pointer_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -168,13 +169,6 @@ TEST(SharedPtr, NullptrWithDeleterOwnsNull) {
 
 // Boost's get_pointer(p), p.get(), found by argument-dependent lookup (this file has no using-
 // declaration for it), also from generic code; for arrays, a pointer to the first element.
-namespace generic_code {
-template <class P>
-auto raw_of(const P& p) noexcept -> decltype(get_pointer(p)) {
-  return get_pointer(p);
-}
-}  // namespace generic_code
-
 TEST(SharedPtr, GetPointerFoundByArgumentDependentLookup) {
   auto p = own::make_shared<int>(4);
   int* raw = get_pointer(p);
@@ -182,7 +176,7 @@ TEST(SharedPtr, GetPointerFoundByArgumentDependentLookup) {
   static_assert(noexcept(get_pointer(p)));
   own::shared_ptr<const int> c = p;
   static_assert(std::is_same_v<decltype(get_pointer(c)), const int*>);
-  EXPECT_EQ(*generic_code::raw_of(c), 4);
+  EXPECT_EQ(*own_test::generic_code::raw_of(c), 4);
   auto a = own::make_shared<int[3]>(5);
   static_assert(std::is_same_v<decltype(get_pointer(a)), int*>);
   EXPECT_EQ(get_pointer(a)[2], 5);
