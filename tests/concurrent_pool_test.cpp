@@ -107,6 +107,18 @@ TEST(concurrent_pool, block_size_and_alignment) {
   for (void* b : blocks) pool.deallocate(b);
 }
 
+// A block size whose round-up to the alignment wraps used to give block_size() == 0 and a division
+// by zero (SIGFPE) in the constructor: it is refused there.
+TEST(concurrent_pool, block_size_that_wraps_when_rounded_up_is_refused) {
+  constexpr std::size_t max = static_cast<std::size_t>(-1);
+  EXPECT_THROW(own::concurrent_pool{max}, std::bad_alloc);
+  own::pool_options huge_alignment;
+  huge_alignment.alignment = (max >> 1) + 1;  // 2^63 on 64-bit
+  EXPECT_THROW(own::concurrent_pool(huge_alignment.alignment + 1, huge_alignment), std::bad_alloc);
+  own::concurrent_pool unwrapped(max - 7);
+  EXPECT_EQ(unwrapped.block_size(), max - 7);
+}
+
 TEST(concurrent_pool, single_thread_semantics) {
   own::concurrent_pool pool(48);
   std::vector<void*> blocks;

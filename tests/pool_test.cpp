@@ -51,6 +51,20 @@ TEST(pool, block_size_and_alignment) {
   EXPECT_THROW(own::pool(8, bad), std::invalid_argument);
 }
 
+// A block size whose round-up to the alignment wraps used to give block_size() == 0 and a division
+// by zero (SIGFPE) at the first allocate(): it is refused at construction.
+TEST(pool, block_size_that_wraps_when_rounded_up_is_refused) {
+  constexpr std::size_t max = static_cast<std::size_t>(-1);
+  EXPECT_THROW(own::pool{max}, std::bad_alloc);
+  own::pool_options huge_alignment;
+  huge_alignment.alignment = (max >> 1) + 1;  // 2^63 on 64-bit
+  EXPECT_THROW(own::pool(huge_alignment.alignment + 1, huge_alignment), std::bad_alloc);
+  // One that does not wrap is still accepted, and refused when a chunk is needed.
+  own::pool unwrapped(max - 7);
+  EXPECT_EQ(unwrapped.block_size(), max - 7);
+  EXPECT_THROW((void)unwrapped.allocate(), std::bad_alloc);
+}
+
 TEST(pool, blocks_are_distinct_writable_and_reused_last_in_first_out) {
   own::pool pool(40);
   std::vector<void*> blocks;

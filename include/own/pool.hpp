@@ -38,7 +38,8 @@ class pool : public detail::block_resource<pool> {
 
   // Blocks of at least `block_size` bytes (rounded up to a multiple of the alignment, and to at least
   // a pointer). No memory is taken until the first allocation or reserve(). Throws
-  // std::invalid_argument if options.alignment is not 0 or a power of two.
+  // std::invalid_argument if options.alignment is not 0 or a power of two, and std::bad_alloc if the
+  // rounded-up block size does not fit a std::size_t.
   explicit pool(std::size_t block_size, pool_options options = {},
                 std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : chunks_(detail::block_geometry::make(block_size, sizeof(detail::free_block), options.alignment), options,

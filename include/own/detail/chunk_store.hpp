@@ -27,7 +27,8 @@ struct block_geometry {
   std::size_t size;
   std::size_t alignment;
 
-  // Throws std::invalid_argument if `alignment` is neither 0 nor a power of two.
+  // Throws std::invalid_argument if `alignment` is neither 0 nor a power of two, and std::bad_alloc if
+  // the size rounded up to the alignment does not fit a std::size_t (it would wrap to 0).
   static block_geometry make(std::size_t requested, std::size_t minimum, std::size_t alignment) {
     if (alignment & (alignment - 1)) throw std::invalid_argument("own: pool alignment must be a power of two");
     std::size_t size = requested < minimum ? minimum : requested;
@@ -36,6 +37,7 @@ struct block_geometry {
       if (alignment > alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
     }
     if (alignment < alignof(void*)) alignment = alignof(void*);  // the free-list link lives in the block
+    if (size > static_cast<std::size_t>(-1) - (alignment - 1)) throw std::bad_alloc();
     size = (size + alignment - 1) & ~(alignment - 1);
     return {size, alignment};
   }
