@@ -119,6 +119,23 @@ TEST(concurrent_pool, block_size_that_wraps_when_rounded_up_is_refused) {
   EXPECT_EQ(unwrapped.block_size(), max - 7);
 }
 
+// thread_cache_blocks near SIZE_MAX used to wrap the magazine's size (8 + n * 8 bytes) to a few
+// bytes, and the first allocate() wrote past the end of that magazine: it is refused at construction.
+TEST(concurrent_pool, thread_cache_blocks_whose_magazine_size_wraps_is_refused) {
+  constexpr std::size_t max = static_cast<std::size_t>(-1);
+  for (std::size_t blocks : {max, max - 1, max / sizeof(void*), max / sizeof(void*) + 1}) {
+    own::pool_options options;
+    options.thread_cache_blocks = blocks;
+    EXPECT_THROW(own::concurrent_pool(64, options), std::bad_alloc) << blocks;
+  }
+  // The largest magazine that fits a std::size_t is accepted; upstream then refuses it.
+  own::pool_options largest;
+  largest.thread_cache_blocks = (max - sizeof(void*)) / sizeof(void*);
+  own::concurrent_pool pool(64, largest, std::pmr::null_memory_resource());
+  EXPECT_THROW((void)pool.allocate(), std::bad_alloc);
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
 TEST(concurrent_pool, single_thread_semantics) {
   own::concurrent_pool pool(48);
   std::vector<void*> blocks;

@@ -51,7 +51,8 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   // a pointer. Chunks and the threads' magazines come from `upstream`, which must be thread-safe if
   // several threads use the pool. No memory is taken until a thread first uses the pool. Throws
   // std::invalid_argument if options.alignment is not 0 or a power of two, and std::bad_alloc if the
-  // rounded-up block size does not fit a std::size_t.
+  // rounded-up block size, or a magazine of options.thread_cache_blocks blocks, does not fit a
+  // std::size_t.
   explicit concurrent_pool(std::size_t block_size, pool_options options = {},
                            std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : stamp_(detail::new_pool_id()),

@@ -30,7 +30,10 @@ struct pool_options {
   // alignof(std::max_align_t).
   std::size_t alignment = 0;
   // concurrent pools: blocks per thread-cache magazine (a thread keeps at most two); 0: chosen from
-  // the block size (256 for blocks up to 256 bytes, then fewer: 64 KiB per magazine).
+  // the block size (256 for blocks up to 256 bytes, then fewer: 64 KiB per magazine). There is no
+  // "no limit" value: the pool's constructor throws std::bad_alloc if a magazine's size in bytes
+  // (a pointer per block, plus one) does not fit a std::size_t, and a magazine too large for
+  // upstream makes a thread's first allocate() throw what upstream throws.
   std::size_t thread_cache_blocks = 0;
   const char* name = nullptr;  // shown in checked-mode reports; not copied, must outlive the pool
 };

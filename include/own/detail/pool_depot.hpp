@@ -36,10 +36,13 @@ struct magazine {
 
 class pool_depot {
  public:
+  // Throws std::bad_alloc if a magazine of options.thread_cache_blocks block pointers would not fit a
+  // std::size_t bytes.
   pool_depot(block_geometry geometry, const pool_options& options, std::pmr::memory_resource* upstream,
-             const char* kind, const void* owner) noexcept
+             const char* kind, const void* owner)
       : chunks_(geometry, options, upstream, kind, owner),
-        capacity_(options.thread_cache_blocks ? options.thread_cache_blocks : default_capacity(geometry.size)) {}
+        capacity_(options.thread_cache_blocks ? checked_capacity(options.thread_cache_blocks)
+                                              : default_capacity(geometry.size)) {}
   pool_depot(const pool_depot&) = delete;
   pool_depot& operator=(const pool_depot&) = delete;
   ~pool_depot() {
@@ -174,6 +177,11 @@ class pool_depot {
   static std::size_t default_capacity(std::size_t block_size) noexcept {
     const std::size_t by_bytes = 65536 / block_size;
     return by_bytes > 256 ? 256 : by_bytes < 4 ? 4 : by_bytes;
+  }
+
+  static std::size_t checked_capacity(std::size_t blocks) {
+    if (blocks > (static_cast<std::size_t>(-1) - sizeof(magazine)) / sizeof(void*)) throw std::bad_alloc();
+    return blocks;
   }
 
   std::size_t magazine_bytes() const noexcept { return sizeof(magazine) + capacity_ * sizeof(void*); }
