@@ -112,6 +112,23 @@ TYPED_TEST(ObjectPoolTest, FixedCapacityNeverAllocatesAndRunsOut) {
   EXPECT_EQ(pool.available(), 3u);
 }
 
+// A count whose chunk size (header + count slots) wraps used to get a few bytes from upstream and
+// construct slots past their end: it is refused with std::bad_alloc, growable or fixed.
+TYPED_TEST(ObjectPoolTest, CountWhoseChunkSizeWrapsIsRefused) {
+  constexpr std::size_t max = static_cast<std::size_t>(-1);
+  for (std::size_t count : {(max >> 3) + 1, (max >> 2) + 1, max / 2, max}) {
+    EXPECT_THROW({ TypeParam pool(count, own::fixed_capacity); }, std::bad_alloc) << count;
+    EXPECT_THROW({ TypeParam pool(count); }, std::bad_alloc) << count;
+  }
+}
+
+TEST(ObjectPool, HugeCountOfTheIssueIsRefused) {
+  EXPECT_THROW({ own::object_pool<int> pool(std::size_t{1} << 61, own::fixed_capacity); }, std::bad_alloc);
+  EXPECT_THROW({ own::concurrent_object_pool<int> pool(std::size_t{1} << 61, own::fixed_capacity); }, std::bad_alloc);
+  EXPECT_THROW({ own::object_pool<int> pool(std::size_t{1} << 61); }, std::bad_alloc);
+  EXPECT_THROW({ own::concurrent_object_pool<int> pool(std::size_t{1} << 61); }, std::bad_alloc);
+}
+
 TYPED_TEST(ObjectPoolTest, GrowsByDoublingWhenEmpty) {
   allocation_log log;
   test_resource upstream(&log);

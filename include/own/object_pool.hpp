@@ -65,12 +65,14 @@ class basic_object_pool {
   using resetter_type = typename core::resetter_type;  // void(T&): makes a returned object ready again
 
   // `initial` objects made now; the pool grows (doubling) when it runs out. Throws what the upstream
-  // resource or the creator throws (nothing is left behind), and std::invalid_argument if T has no
-  // default constructor and no creator is given.
+  // resource or the creator throws (nothing is left behind), std::bad_alloc if `initial` objects
+  // do not fit a std::size_t bytes, and std::invalid_argument if T has no default constructor and
+  // no creator is given.
   explicit basic_object_pool(std::size_t initial = 0, creator_type creator = {}, resetter_type resetter = {},
                              std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : core_(initial, false, std::move(creator), std::move(resetter), upstream) {}
-  // Exactly `capacity` objects, made now; acquire() throws std::bad_alloc when all are out.
+  // Exactly `capacity` objects, made now; acquire() throws std::bad_alloc when all are out. Throws
+  // as the constructor above (std::bad_alloc if `capacity` objects do not fit a std::size_t bytes).
   basic_object_pool(std::size_t capacity, fixed_capacity_t, creator_type creator = {}, resetter_type resetter = {},
                     std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
       : core_(capacity, true, std::move(creator), std::move(resetter), upstream) {}

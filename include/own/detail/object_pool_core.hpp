@@ -138,7 +138,9 @@ class object_pool_core {
   };
 
   // Adds `count` objects; if the upstream resource or the creator throws, the pool is unchanged.
+  // Throws std::bad_alloc if the chunk's size in bytes does not fit a std::size_t.
   void grow(std::size_t count) {
+    if (count > (static_cast<std::size_t>(-1) - chunk::offset()) / sizeof(slot)) throw std::bad_alloc();
     void* memory = upstream_->allocate(chunk::bytes(count), alignof(slot) > alignof(chunk) ? alignof(slot) : alignof(chunk));
     chunk* c = ::new (memory) chunk{nullptr, count, 0};
     try {
