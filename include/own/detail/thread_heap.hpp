@@ -283,22 +283,31 @@ inline void heap_give_up_page_locked(heap_page* page) noexcept {
   }
 }
 
-inline void heap_give_up(thread_heap& heap) noexcept {
-  heap_lock_section section;
+// Calls f(page) for each of `heap`'s pages: the current ones, then those of the available and full
+// lists as they were when their class was reached (f may move or give back the page it is given).
+template <class F>
+void heap_for_each_page(thread_heap& heap, F f) {
   for (std::size_t c = 0; c < heap_class_count; ++c) {
-    if (heap_page* page = heap.current[c]; page != &heap_empty_page) {
-      --page->used;
-      detail::heap_give_up_page_locked(page);
-      heap.current[c] = &heap_empty_page;
-    }
-    for (heap_page** list : {&heap.available[c], &heap.full[c]}) {
-      for (heap_page* page = *list; page != nullptr;) {
+    if (heap.current[c] != &heap_empty_page) f(heap.current[c]);
+    for (heap_page* page : {heap.available[c], heap.full[c]}) {
+      while (page != nullptr) {
         heap_page* next = page->next;
-        detail::heap_give_up_page_locked(page);
+        f(page);
         page = next;
       }
-      *list = nullptr;
     }
+  }
+}
+
+inline void heap_give_up(thread_heap& heap) noexcept {
+  heap_lock_section section;
+  detail::heap_for_each_page(heap, [&heap](heap_page* page) {
+    if (page == heap.current[page->size_class]) --page->used;  // no longer current
+    detail::heap_give_up_page_locked(page);
+  });
+  for (std::size_t c = 0; c < heap_class_count; ++c) {
+    heap.current[c] = &heap_empty_page;
+    heap.available[c] = heap.full[c] = nullptr;
   }
   heap.reawakened.store(nullptr, std::memory_order_relaxed);
   heap.generation = 0;
@@ -347,22 +356,16 @@ inline void heap_after_fork_in_child() noexcept {
   thread_heap& heap = this_thread_heap;
   if (heap.generation == 0) return;
   heap.generation = last_heap_generation.fetch_add(1, std::memory_order_relaxed) + 1;
-  for (std::size_t c = 0; c < heap_class_count; ++c) {
-    for (heap_page** list : {&heap.current[c], &heap.available[c], &heap.full[c]}) {
-      for (heap_page* page = *list; page != nullptr && page != &heap_empty_page;) {
-        heap_page* next = list == &heap.current[c] ? nullptr : page->next;
-        page->generation = heap.generation;
-        const std::uintptr_t remote = page->remote.load(std::memory_order_relaxed);
-        if ((remote & remote_state_mask) == remote_reawakening) {
-          page->remote.store(remote & ~remote_state_mask, std::memory_order_relaxed);
-          page->pending = true;
-          page->armed = false;
-          if ((page->used & heap_full_bit) != 0) detail::heap_unpark(heap, page);
-        }
-        page = next;
-      }
+  detail::heap_for_each_page(heap, [&heap](heap_page* page) {
+    page->generation = heap.generation;
+    const std::uintptr_t remote = page->remote.load(std::memory_order_relaxed);
+    if ((remote & remote_state_mask) == remote_reawakening) {
+      page->remote.store(remote & ~remote_state_mask, std::memory_order_relaxed);
+      page->pending = true;
+      page->armed = false;
+      if ((page->used & heap_full_bit) != 0) detail::heap_unpark(heap, page);
     }
-  }
+  });
 }
 
 // Registered as the program starts, before any handler a library registers later (and which may
