@@ -29,6 +29,7 @@ const bool heap_mode_chosen = std::getenv("OWN_HEAP_TEST_DEFAULT_MODE") != nullp
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -630,26 +631,43 @@ TEST(HeapMemory, PagesAnotherThreadEmptiedGoBackWhileTheirOwnerLives) {
   EXPECT_LE(while_owner_lives, before + 1);  // its current page
 }
 
+TEST(HeapMemory, FreePagesStayResidentForTheDelayThenGoBack) {
+  if (!heap_on()) GTEST_SKIP() << "operator_new mode";
+  if (OWN_TEST_ASAN) GTEST_SKIP() << "pages from operator new: kept, never given back";
+  own::heap::trim();
+  {
+    std::vector<own::shared_ptr<sixty_four>> objects;
+    for (int i = 0; i < 100000; ++i) objects.push_back(own::make_shared<sixty_four>());  // ~120 pages
+  }
+  // Freed by a thread that lives on: kept for the next structure it builds.
+  const std::size_t freed = own::heap::current_statistics().cached_bytes;
+  EXPECT_GE(freed, 6 * mib);
+  // Another thread's exit gives back its own pages (here one, taken from those kept), not these.
+  std::thread([] { (void)own::make_shared<int>(1); }).join();
+  EXPECT_GE(own::heap::current_statistics().cached_bytes, freed - page);
+  std::this_thread::sleep_for(own::heap::free_page_delay + std::chrono::milliseconds(100));
+  std::thread([] { (void)own::make_shared<int>(1); }).join();  // a page taken and given back
+  EXPECT_LE(own::heap::current_statistics().cached_bytes, 2 * mib);  // the 2 MiB kept however long
+}
+
 TEST(HeapMemory, TrimGivesBackTheFreePagesKept) {
   if (!heap_on()) GTEST_SKIP() << "operator_new mode";
-  std::thread([] {
+  const auto make_and_free = [] {
     std::vector<own::shared_ptr<sixty_four>> objects;
     for (int i = 0; i < 40000; ++i) objects.push_back(own::make_shared<sixty_four>());
-  }).join();
+  };
+  make_and_free();  // on this thread, which lives on: its pages stay resident
+  EXPECT_GT(own::heap::current_statistics().cached_bytes, 0u);
+  own::heap::trim();
   if (OWN_TEST_ASAN) {
     // Pages from operator new there: kept, and nothing to give back.
     EXPECT_GT(own::heap::current_statistics().cached_bytes, 0u);
     return;
   }
-  EXPECT_GT(own::heap::current_statistics().cached_bytes, 0u);
-  own::heap::trim();
   EXPECT_EQ(own::heap::current_statistics().cached_bytes, 0u);
   // And the pages given back are used again.
   const std::size_t mapped = own::heap::current_statistics().mapped_bytes;
-  std::thread([] {
-    std::vector<own::shared_ptr<sixty_four>> objects;
-    for (int i = 0; i < 40000; ++i) objects.push_back(own::make_shared<sixty_four>());
-  }).join();
+  make_and_free();
   EXPECT_EQ(own::heap::current_statistics().mapped_bytes, mapped);
 }
 

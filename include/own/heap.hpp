@@ -12,12 +12,15 @@
 // another thread one CAS. Blocks allocated one after another lie side by side. Larger requests, and
 // alignments above 128, go to ::operator new.
 //
-// Memory: a page that becomes empty goes back to a process-wide list; beyond 2 MiB of free pages,
-// they go back to the system in batches (madvise), so at most 4 MiB of free pages stay resident. A
-// thread's heap is taken apart when the thread exits: its empty pages go back, and pages still
-// holding blocks go back when their last block is freed (by any thread). trim() gives back the free
-// pages that are kept. fork() is safe: the child's heap works; blocks of the parent's other threads
-// are never reused in the child.
+// Memory: a page that becomes empty goes to a process-wide list of free pages, and back to the
+// system (madvise) once it has been free for `free_page_delay` (ten seconds, jemalloc's default
+// decay), so a program that frees a large structure and builds another soon after reuses warm pages
+// instead of faulting them in again. The delay is checked whenever a thread takes or gives back a
+// page; there is no background thread, so a process that goes quiet keeps its free pages until then,
+// or until trim(). 2 MiB of free pages are kept however long. A thread's pages go back at once when it
+// exits: those free then (and those it emptied before), and those still holding blocks when their
+// last block is freed (by any thread). trim() gives back every free page. fork() is safe: the child's
+// heap works; blocks of the parent's other threads are never reused in the child.
 //
 // The switch: the environment variable OWN_DEFAULT_ALLOCATOR, read once, at the first allocation:
 //  - `operator_new`: every block comes from ::operator new and goes back to ::operator delete (for
@@ -39,6 +42,7 @@
 //   own::heap::trim();                                        // free pages back to the system
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <limits>
 #include <new>
@@ -54,6 +58,9 @@ namespace heap {
 // The largest block the heap serves; larger requests go to ::operator new.
 inline constexpr std::size_t max_block_size = detail::heap_max_block_size;
 
+// How long a free page stays resident before it goes back to the system (beyond the 2 MiB kept).
+inline constexpr std::chrono::milliseconds free_page_delay = detail::heap_free_page_delay;
+
 // The bytes a request of `size` bytes aligned to `align` (a power of two) takes: its class's size,
 // or `size` itself where ::operator new serves it. Constant for constant arguments, for sizing pools.
 constexpr std::size_t block_size(std::size_t size, std::size_t align = alignof(std::max_align_t)) noexcept {
@@ -64,7 +71,7 @@ constexpr std::size_t block_size(std::size_t size, std::size_t align = alignof(s
 struct statistics {
   std::size_t mapped_bytes;    // address space taken from the system (never given back)
   std::size_t in_use_bytes;    // pages held by threads or by blocks of exited threads
-  std::size_t cached_bytes;    // free pages kept resident for reuse
+  std::size_t cached_bytes;    // free pages resident for reuse (see free_page_delay)
   std::size_t orphaned_pages;  // pages whose thread has exited and that still hold blocks
 };
 

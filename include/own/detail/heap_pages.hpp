@@ -5,12 +5,17 @@
 // its header sits in its first 128 bytes, the owner's fields in the first cache line and the field
 // other threads write (`remote`) in the second.
 //
-// Pages come from the operating system in regions of 64 (mmap), are kept by one global list when
-// free, and go back: once the free pages are `heap_discard_batch` beyond the `heap_resident_pages`
-// kept, that batch is given back with madvise(MADV_DONTNEED) (one call per run of adjacent pages,
-// outside the lock), keeping its addresses for reuse, so a program that frees what it made keeps at
-// most 4 MiB of free pages resident (own::heap::trim() gives back all of them). Under AddressSanitizer
-// pages come from ::operator new, one at a time and kept, so that its leak checker scans them.
+// Pages come from the operating system in regions of 64 (mmap) and are kept by one global list when
+// free. A free page goes back to the system (madvise(MADV_DONTNEED), one call per run of adjacent
+// pages, outside the lock, keeping its address for reuse) once it has been free for
+// `heap_free_page_delay`, as jemalloc's and mimalloc's decay do: a program that frees a large
+// structure and builds the next one soon after reuses warm pages instead of faulting them in again.
+// The check runs whenever the lock is taken (a page taken or given back, a thread's exit); there is no
+// background thread, so a process that goes quiet keeps its free pages until its next page-level
+// event. `heap_resident_pages` are kept however old. The pages of a thread that has exited go back at
+// once: those free at its exit (with those it freed before, still resident), and the others when
+// their last block is freed. own::heap::trim() gives back every free page. Under AddressSanitizer pages come
+// from ::operator new, one at a time and kept, so that its leak checker scans them.
 //
 // Process-wide state sits behind one lock; it is taken only on the slow paths (a page taken or
 // given back, a block freed into a page whose thread has exited, a thread's exit). It stays usable
@@ -21,6 +26,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <chrono>
 #include <new>
 
 #include "heap_size_classes.hpp"
@@ -42,6 +48,7 @@
 #define OWN_HEAP_POSIX 1
 #include <pthread.h>
 #include <sys/mman.h>
+#include <time.h>
 #else
 #define OWN_HEAP_POSIX 0
 #endif
@@ -54,8 +61,9 @@ namespace own::detail {
 
 inline constexpr std::size_t heap_page_size = std::size_t{64} * 1024;
 inline constexpr std::size_t heap_region_pages = (OWN_HEAP_POSIX && !OWN_HEAP_ASAN) ? 64 : 1;
-inline constexpr std::size_t heap_resident_pages = 32;  // 2 MiB of free pages kept ready
-inline constexpr std::size_t heap_discard_batch = 32;   // and as much again before some go back
+inline constexpr std::size_t heap_resident_pages = 32;  // 2 MiB of free pages kept however long
+inline constexpr std::chrono::milliseconds heap_free_page_delay{10000};  // jemalloc's default decay
+inline constexpr std::size_t heap_discard_batch = 32;  // pages per sorted madvise batch
 
 struct heap_block {
   heap_block* next;
@@ -98,6 +106,7 @@ struct heap_page {
   alignas(64) std::atomic<std::uintptr_t> remote{remote_normal};
   heap_page* reawakened_next = nullptr;
   std::uint64_t generation = 0;  // the owner's generation (see thread_heap); read on slow paths only
+  std::int64_t freed_at = 0;     // while free and resident: when it became so (heap_now)
 };
 static_assert(sizeof(heap_page) <= heap_data_alignment, "a page's header fits before its data");
 
@@ -127,7 +136,8 @@ OWN_PROCESS_WIDE inline heap_page heap_empty_page{};
 
 struct heap_globals {
   spinlock lock;
-  heap_page* resident = nullptr;  // free pages still resident, linked through `next`
+  heap_page* resident = nullptr;  // free pages still resident, newest first, linked both ways
+  heap_page* resident_oldest = nullptr;
   std::size_t resident_count = 0;
   heap_page** cold = nullptr;  // free pages given back to the system (their memory reads as zero)
   std::size_t cold_count = 0;
@@ -224,10 +234,37 @@ inline bool heap_reserve_cold_slot_locked() noexcept {
   return true;
 }
 
+// Milliseconds on a monotonic clock. The coarse clock where there is one: a few nanoseconds, and a
+// tick of a few milliseconds is fine against a delay of seconds.
+inline std::int64_t heap_now() noexcept {
+#if defined(CLOCK_MONOTONIC_COARSE)
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+#else
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
+
 inline void heap_keep_resident_locked(heap_page* page) noexcept {
-  page->next = heap_global.resident;
-  heap_global.resident = page;
-  ++heap_global.resident_count;
+  heap_globals& g = heap_global;
+  page->freed_at = detail::heap_now();
+  page->prev = nullptr;
+  page->next = g.resident;
+  if (g.resident != nullptr) {
+    g.resident->prev = page;
+  } else {
+    g.resident_oldest = page;
+  }
+  g.resident = page;
+  ++g.resident_count;
+}
+
+inline void heap_unlink_resident_locked(heap_page* page) noexcept {
+  heap_globals& g = heap_global;
+  (page->prev != nullptr ? page->prev->next : g.resident) = page->next;
+  (page->next != nullptr ? page->next->prev : g.resident_oldest) = page->prev;
+  --g.resident_count;
 }
 
 // A free page, kept resident (see heap_take_excess_locked).
@@ -236,17 +273,17 @@ inline void heap_release_page_locked(heap_page* page) noexcept {
   detail::heap_keep_resident_locked(page);
 }
 
-// The resident free pages beyond those kept, `heap_discard_batch` at a time once that many are
-// waiting (all of them if `all`), taken off the resident list and linked through `next`; null if none.
-inline heap_page* heap_take_excess_locked(bool all = false) noexcept {
+// The resident free pages free for heap_free_page_delay, beyond the heap_resident_pages kept (or all
+// of them), oldest first, taken off the resident list and linked through `next`; null if none.
+inline heap_page* heap_take_excess_locked(bool all) noexcept {
   heap_globals& g = heap_global;
-  std::size_t take = all ? g.resident_count : 0;
-  if (!all && g.resident_count >= heap_resident_pages + heap_discard_batch) take = heap_discard_batch;
+  const std::size_t keep = all ? 0 : heap_resident_pages;
+  if (g.resident_count <= keep) return nullptr;
+  const std::int64_t freed_before = all ? INT64_MAX : detail::heap_now() - heap_free_page_delay.count();
   heap_page* taken = nullptr;
-  for (; take != 0; --take) {
-    heap_page* page = g.resident;
-    g.resident = page->next;
-    --g.resident_count;
+  while (g.resident_count > keep && g.resident_oldest->freed_at <= freed_before) {
+    heap_page* page = g.resident_oldest;
+    detail::heap_unlink_resident_locked(page);
     page->next = taken;
     taken = page;
   }
@@ -284,18 +321,50 @@ inline void heap_discard_pages(heap_page* pages) noexcept {
   }
 }
 
-// Holds the heap's lock for its scope, then gives back to the system the free pages beyond those
-// kept, outside the lock: every section that can give pages back ends this way.
+// Holds the heap's lock for its scope, then gives back to the system, outside the lock, the pages
+// given to it and the resident free pages that have waited long enough (all of them for `trim`):
+// every section that takes or gives back a page ends this way.
 class heap_lock_section {
  public:
+  enum trim_t { trim };
   heap_lock_section() noexcept { heap_global.lock.lock(); }
+  explicit heap_lock_section(trim_t) noexcept : all_(true) { heap_global.lock.lock(); }
   heap_lock_section(const heap_lock_section&) = delete;
   heap_lock_section& operator=(const heap_lock_section&) = delete;
   ~heap_lock_section() {
-    heap_page* excess = detail::heap_take_excess_locked();
+    heap_page* pages = detail::heap_take_excess_locked(all_);
     heap_global.lock.unlock();
-    detail::heap_discard_pages(excess);
+    while (given_ != nullptr) {
+      heap_page* page = given_;
+      given_ = page->next;
+      page->next = pages;
+      pages = page;
+    }
+    detail::heap_discard_pages(pages);
   }
+
+  // A page of an exited thread's that has just become free: back to the system now, not kept.
+  void give_back(heap_page* page) noexcept {
+    --heap_global.pages_in_use;
+    page->next = given_;
+    given_ = page;
+  }
+  // The resident free pages last held by the heap of `generation`, whose thread is exiting.
+  void give_back_resident_of(std::uint64_t generation) noexcept {
+    for (heap_page* page = heap_global.resident; page != nullptr;) {
+      heap_page* next = page->next;
+      if (page->generation == generation) {
+        detail::heap_unlink_resident_locked(page);
+        page->next = given_;
+        given_ = page;
+      }
+      page = next;
+    }
+  }
+
+ private:
+  bool all_ = false;
+  heap_page* given_ = nullptr;
 };
 
 inline void heap_release_page(heap_page* page) noexcept {
@@ -310,8 +379,7 @@ inline heap_page* heap_acquire_page_locked(std::size_t size_class) {
   char* memory = nullptr;
   if (g.resident != nullptr) {
     memory = reinterpret_cast<char*>(g.resident);
-    g.resident = g.resident->next;
-    --g.resident_count;
+    detail::heap_unlink_resident_locked(g.resident);
   } else if (g.cold_count != 0) {
     memory = reinterpret_cast<char*>(g.cold[--g.cold_count]);
   } else {
@@ -338,18 +406,13 @@ inline heap_page* heap_acquire_page_locked(std::size_t size_class) {
 }
 
 inline heap_page* heap_acquire_page(std::size_t size_class) {
-  spinlock_guard guard(heap_global.lock);
+  heap_lock_section section;
   return detail::heap_acquire_page_locked(size_class);
 }
 
 // Gives every resident free page back to the system.
 inline void heap_discard_resident() noexcept {
-  heap_page* all;
-  {
-    spinlock_guard guard(heap_global.lock);
-    all = detail::heap_take_excess_locked(true);
-  }
-  detail::heap_discard_pages(all);
+  heap_lock_section section(heap_lock_section::trim);
 }
 
 }  // namespace own::detail

@@ -260,7 +260,7 @@ inline void heap_take_reawakened(thread_heap& heap) noexcept {
 
 // ---- thread exit
 
-inline void heap_give_up_page_locked(heap_page* page) noexcept {
+inline void heap_give_up_page_locked(heap_lock_section& section, heap_page* page) noexcept {
   page->used &= ~heap_full_bit;
   std::uintptr_t remote = page->remote.load(std::memory_order_acquire);
   for (;;) {
@@ -276,7 +276,7 @@ inline void heap_give_up_page_locked(heap_page* page) noexcept {
   page->pending = false;
   page->armed = false;
   if (page->used == 0) {
-    detail::heap_release_page_locked(page);
+    section.give_back(page);
   } else {
     detail::heap_list_push(heap_global.orphans, page);
     ++heap_global.orphan_count;
@@ -301,9 +301,10 @@ void heap_for_each_page(thread_heap& heap, F f) {
 
 inline void heap_give_up(thread_heap& heap) noexcept {
   heap_lock_section section;
-  detail::heap_for_each_page(heap, [&heap](heap_page* page) {
+  section.give_back_resident_of(heap.generation);
+  detail::heap_for_each_page(heap, [&heap, &section](heap_page* page) {
     if (page == heap.current[page->size_class]) --page->used;  // no longer current
-    detail::heap_give_up_page_locked(page);
+    detail::heap_give_up_page_locked(section, page);
   });
   for (std::size_t c = 0; c < heap_class_count; ++c) {
     heap.current[c] = &heap_empty_page;
@@ -329,7 +330,7 @@ OWN_NOINLINE inline void* heap_allocate_orphaned(std::size_t size_class) {
     if (page != nullptr && --page->used == 0) {
       detail::heap_list_unlink(heap_global.orphans, page);
       --heap_global.orphan_count;
-      detail::heap_release_page_locked(page);
+      section.give_back(page);
     }
     page = fresh;
   }
@@ -444,7 +445,7 @@ OWN_NOINLINE inline void heap_free_orphaned(heap_page* page, heap_block* block) 
   if (--page->used == 0) {
     detail::heap_list_unlink(heap_global.orphans, page);
     --heap_global.orphan_count;
-    detail::heap_release_page_locked(page);
+    section.give_back(page);
   }
 }
 
