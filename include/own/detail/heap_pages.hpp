@@ -130,6 +130,22 @@ inline void heap_list_unlink(heap_page*& head, heap_page* page) noexcept {
   if (page->next != nullptr) page->next->prev = page->prev;
 }
 
+// A doubly linked queue of pages: appended at `last`, taken from `first`.
+struct heap_page_queue {
+  heap_page* first = nullptr;
+  heap_page* last = nullptr;
+};
+inline void heap_queue_append(heap_page_queue& queue, heap_page* page) noexcept {
+  page->prev = queue.last;
+  page->next = nullptr;
+  (queue.last != nullptr ? queue.last->next : queue.first) = page;
+  queue.last = page;
+}
+inline void heap_queue_unlink(heap_page_queue& queue, heap_page* page) noexcept {
+  (page->prev != nullptr ? page->prev->next : queue.first) = page->next;
+  (page->next != nullptr ? page->next->prev : queue.last) = page->prev;
+}
+
 // The sentinel each class's current page is while the thread has none: nothing to hand out, so the
 // fast path falls to the slow one without a null check.
 OWN_PROCESS_WIDE inline heap_page heap_empty_page{};

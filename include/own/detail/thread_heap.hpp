@@ -49,7 +49,9 @@ struct thread_heap {
   }
 
   heap_page* current[heap_class_count]{};
-  heap_page* available[heap_class_count]{};
+  // Pages with free blocks, in the order they got them: the one that has had longest to gather
+  // frees is used first, so that a page does not come back into use for a single freed block.
+  heap_page_queue available[heap_class_count]{};
   heap_page* full[heap_class_count]{};
   std::atomic<heap_page*> reawakened{nullptr};  // pages other threads reawakened, linked by reawakened_next
   std::uint64_t generation = 0;                 // 0: not set up on this thread
@@ -219,7 +221,7 @@ inline bool heap_park_full(thread_heap& heap, heap_page* page) noexcept {
 inline void heap_give_back_if_idle(thread_heap& heap, heap_page* page) noexcept {
   if (page->pending) return;
   detail::heap_wait_reawakening(page);
-  detail::heap_list_unlink(heap.available[page->size_class], page);
+  detail::heap_queue_unlink(heap.available[page->size_class], page);
   detail::heap_release_page(page);
 }
 
@@ -227,7 +229,7 @@ inline void heap_give_back_if_idle(thread_heap& heap, heap_page* page) noexcept 
 inline void heap_unpark(thread_heap& heap, heap_page* page) noexcept {
   page->used &= ~heap_full_bit;
   detail::heap_list_unlink(heap.full[page->size_class], page);
-  detail::heap_list_push(heap.available[page->size_class], page);
+  detail::heap_queue_append(heap.available[page->size_class], page);
 }
 
 // An available page other threads free into: their blocks taken back, and the page given back if
@@ -289,7 +291,7 @@ template <class F>
 void heap_for_each_page(thread_heap& heap, F f) {
   for (std::size_t c = 0; c < heap_class_count; ++c) {
     if (heap.current[c] != &heap_empty_page) f(heap.current[c]);
-    for (heap_page* page : {heap.available[c], heap.full[c]}) {
+    for (heap_page* page : {heap.available[c].first, heap.full[c]}) {
       while (page != nullptr) {
         heap_page* next = page->next;
         f(page);
@@ -308,7 +310,8 @@ inline void heap_give_up(thread_heap& heap) noexcept {
   });
   for (std::size_t c = 0; c < heap_class_count; ++c) {
     heap.current[c] = &heap_empty_page;
-    heap.available[c] = heap.full[c] = nullptr;
+    heap.available[c] = {};
+    heap.full[c] = nullptr;
   }
   heap.reawakened.store(nullptr, std::memory_order_relaxed);
   heap.generation = 0;
@@ -410,9 +413,9 @@ OWN_NOINLINE inline void* heap_allocate_slow(std::size_t size_class, std::size_t
       if (!detail::heap_park_full(heap, page)) continue;
       heap.current[size_class] = &heap_empty_page;  // stays so if no page can be had
     }
-    page = heap.available[size_class];
+    page = heap.available[size_class].first;
     if (page != nullptr) {
-      detail::heap_list_unlink(heap.available[size_class], page);
+      detail::heap_queue_unlink(heap.available[size_class], page);
       detail::heap_disarm(page);
     } else {
       page = detail::heap_acquire_page(size_class);
