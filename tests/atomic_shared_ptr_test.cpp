@@ -14,6 +14,8 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -843,8 +845,9 @@ TEST(AtomicSharedPtrStress, WaitAgainstStoreAndNotify) {
 #endif
 
 // Values replaced while the other thread was reading them are released by the time both threads
-// have exited, with nothing run after them: neither thread may leave a deferred node behind.
-TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
+// have exited and one more write is made (a value whose last reference a reader would have dropped
+// is left to the next write: readers run no user code).
+TEST(AtomicSharedPtrStress, NothingLingersPastTheNextWrite) {
   allocation_log log;
   stress_accounting accounting(log);
   {
@@ -858,6 +861,7 @@ TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
       });
       writer.join();
       reader.join();
+      a.store(a.load());
       ASSERT_EQ(tracked::live(), 1) << "round " << round;  // the current value only
       ASSERT_EQ(log.blocks_in_use(), 1);
     }
@@ -865,6 +869,133 @@ TEST(AtomicSharedPtrStress, NothingLingersOnceTheThreadsExit) {
   accounting.check();
 }
 
+
+// No user code on readers: with std, a replaced value's destructor runs in the thread that replaced
+// it; own's readers must not run it inside load() or wait() (a reader holding a lock around its load
+// would deadlock on a destructor that takes it, and a latency-sensitive reader would pay for it).
+thread_local bool inside_a_read = false;
+std::atomic<long> user_code_inside_a_read{0};
+
+struct reader_watching {
+  reader_watching() = default;
+  reader_watching(const reader_watching&) = delete;
+  reader_watching& operator=(const reader_watching&) = delete;
+  ~reader_watching() {
+    if (inside_a_read) ++user_code_inside_a_read;
+  }
+};
+
+// An allocator whose deallocate is watched the same way (atomic_weak_ptr's last weak reference
+// frees the control block through it).
+template <class T>
+struct reader_watching_allocator {
+  using value_type = T;
+  reader_watching_allocator() = default;
+  template <class U>
+  reader_watching_allocator(const reader_watching_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) { return std::allocator<T>().allocate(n); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (inside_a_read) ++user_code_inside_a_read;
+    std::allocator<T>().deallocate(p, n);
+  }
+  friend bool operator==(const reader_watching_allocator&, const reader_watching_allocator&) { return true; }
+  friend bool operator!=(const reader_watching_allocator&, const reader_watching_allocator&) { return false; }
+};
+
+// One thread stores new values as fast as it can while another loads them (`read` does one read
+// with the flag set, then drops what it read with the flag clear).
+template <class Atomic, class Make, class Read>
+void store_against_reads(Atomic& a, Make make, Read read) {
+  user_code_inside_a_read = 0;
+  std::atomic<bool> done{false};
+  std::thread reader([&] {
+    while (!done.load()) read();
+  });
+  for (long i = 0; i < own_test::scaled(300000); ++i) a.store(make());
+  done = true;
+  reader.join();
+  EXPECT_EQ(user_code_inside_a_read.load(), 0);
+}
+
+TEST(AtomicSharedPtrStress, ReadersNeverRunAReplacedValuesDestructor) {
+  own::atomic_shared_ptr<reader_watching> a(own::make_shared<reader_watching>());
+  store_against_reads(a, [] { return own::make_shared<reader_watching>(); }, [&] {
+    own::shared_ptr<reader_watching> seen;
+    inside_a_read = true;
+    seen = a.load();
+    inside_a_read = false;
+  });
+}
+
+TEST(AtomicWeakPtrStress, ReadersNeverRunAReplacedBlocksDeallocate) {
+  own::atomic_weak_ptr<int> a;
+  store_against_reads(a, [] { return own::weak_ptr<int>(own::allocate_shared<int>(reader_watching_allocator<int>(), 1)); },
+                      [&] {
+                        own::weak_ptr<int> seen;
+                        inside_a_read = true;
+                        seen = a.load();
+                        inside_a_read = false;
+                      });
+}
+
+// Readers hold a lock around load(); replaced values' destructors take it. Were a destructor run
+// inside a load, its thread would wait for itself: it tries for five seconds, so that shows as a
+// time-out instead of a hang. (try_lock in a loop: ThreadSanitizer does not follow timed locks.)
+TEST(AtomicSharedPtrStress, ADestructorMayTakeALockReadersHoldAroundLoad) {
+  static std::mutex readers_lock;
+  static std::atomic<long> timed_out{0};
+  struct locking {
+    locking() = default;
+    locking(const locking&) = delete;
+    locking& operator=(const locking&) = delete;
+    ~locking() {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (!readers_lock.try_lock()) {
+        if (std::chrono::steady_clock::now() > give_up) {
+          ++timed_out;
+          return;
+        }
+        std::this_thread::yield();
+      }
+      readers_lock.unlock();
+    }
+  };
+  own::atomic_shared_ptr<locking> a(own::make_shared<locking>());
+  store_against_reads(a, [] { return own::make_shared<locking>(); }, [&] {
+    own::shared_ptr<locking> seen;
+    {
+      std::lock_guard<std::mutex> hold(readers_lock);
+      seen = a.load();
+    }
+  });
+  EXPECT_EQ(timed_out.load(), 0);
+}
+
+#if __cplusplus >= 202002L
+TEST(AtomicSharedPtrStress, WaitersNeverRunAReplacedValuesDestructor) {
+  user_code_inside_a_read = 0;
+  own::atomic_shared_ptr<reader_watching> a(own::make_shared<reader_watching>());
+  std::atomic<bool> done{false};
+  std::thread waiter([&] {
+    for (;;) {
+      own::shared_ptr<reader_watching> seen = a.load();
+      if (done.load()) break;
+      inside_a_read = true;
+      a.wait(seen);
+      inside_a_read = false;
+    }
+  });
+  for (long i = 0; i < own_test::scaled(100000); ++i) {
+    a.store(own::make_shared<reader_watching>());
+    a.notify_all();
+  }
+  done = true;
+  a.store(own::make_shared<reader_watching>());
+  a.notify_all();
+  waiter.join();
+  EXPECT_EQ(user_code_inside_a_read.load(), 0);
+}
+#endif
 
 // Two writers replace a weak_ptr to objects that die meanwhile (each kept alive by its writer for a
 // few rounds), one by store and exchange, one by compare-exchange, while a reader loads and locks

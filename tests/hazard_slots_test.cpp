@@ -20,7 +20,26 @@ namespace {
 
 struct counted_node : hazard_node {
   counted_node() noexcept : hazard_node(&count) {}
-  static void count(hazard_node* n) noexcept { static_cast<counted_node*>(n)->reclaimed.fetch_add(1); }
+  static bool count(hazard_node* n, bool) noexcept {
+    static_cast<counted_node*>(n)->reclaimed.fetch_add(1);
+    return true;
+  }
+  std::atomic<int> reclaimed{0};
+};
+
+// A node whose freeing would run user code: a reader must leave it to a writer.
+struct writers_only_node : hazard_node {
+  writers_only_node() noexcept : hazard_node(&count) {}
+  static bool count(hazard_node* h, bool by_reader) noexcept {
+    auto* n = static_cast<writers_only_node*>(h);
+    if (by_reader) {
+      n->refused.fetch_add(1);
+      return false;
+    }
+    n->reclaimed.fetch_add(1);
+    return true;
+  }
+  std::atomic<int> refused{0};
   std::atomic<int> reclaimed{0};
 };
 
@@ -39,7 +58,7 @@ void replace(std::atomic<counted_node*>& src, counted_node* next) {
   if (hazard_slots::is_protected(old)) {
     hazard_slots::defer(old);
   } else {
-    old->reclaim(old);
+    old->reclaim(old, false);
   }
 }
 
@@ -99,10 +118,32 @@ TEST(HazardSlots, ProtectedNodeIsFreedWhenItsReaderLetsGo) {
   s.reach(2);
   reader.join();
   EXPECT_EQ(a.reclaimed, 1);  // freed by the reader's guard as it ended
-  hazard_slots::reclaim_deferred();
+  hazard_slots::settle();
   EXPECT_EQ(a.reclaimed, 1);  // once
   replace(src, nullptr);
   EXPECT_EQ(b.reclaimed, 1);
+}
+
+TEST(HazardSlots, AReaderLeavesToWritersANodeWhoseFreeingRunsUserCode) {
+  static writers_only_node a;  // static: if left on a list by a broken implementation, it stays valid
+  std::atomic<writers_only_node*> src{&a};
+  {
+    hazard_slots::guard guard;
+    ASSERT_EQ(guard.protect(src), &a);
+    std::thread([&] {
+      writers_only_node* old = src.exchange(nullptr);
+      ASSERT_TRUE(hazard_slots::is_protected(old));
+      hazard_slots::defer(old);
+    }).join();
+  }
+  EXPECT_EQ(a.refused, 1);  // this reader, as its guard ended
+  EXPECT_EQ(a.reclaimed, 0);
+  { hazard_slots::guard guard; }  // a later reader does not free it either
+  EXPECT_EQ(a.reclaimed, 0);
+  hazard_slots::settle();  // what a writer calls after its write
+  EXPECT_EQ(a.reclaimed, 1);
+  hazard_slots::settle();
+  EXPECT_EQ(a.reclaimed, 1);  // once
 }
 
 TEST(HazardSlots, DeferringThreadMayExitBeforeTheReaderLetsGo) {

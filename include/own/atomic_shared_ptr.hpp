@@ -49,16 +49,16 @@
 //    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 //    moved out and the node freed at once, so the old value is released by the store, as with std.
 //    If a reader is copying from it, the old value is copied instead and the node deferred: freed
-//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later.
-//    Two consequences, as with any deferred reclamation:
-//     - a replaced value's destructor may run on a reading thread, inside its load() or wait()
-//       (and that thread then frees every other deferred node nobody holds, whatever atomic it
-//       came from): a value's destructor must not take a lock that a reader may hold around its
-//       load() or wait();
-//     - if the reader clears its slot at the very moment the flag is set, it can miss the flag;
-//       the node then waits for that thread's next load of a non-empty atomic_shared_ptr, or its
-//       exit (the rare case in which a replaced value outlives its replacement for long). Making
-//       every load pay a second full fence would close that window; we chose not to.
+//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later. No user
+//    code runs on a reader: the reader drops the node's reference only if it is not the last one
+//    (one CAS on T's count). If it is (the writer has already let go of its copy), the node is left
+//    to writers: the next store, exchange or compare_exchange of any atomic_shared_ptr or
+//    atomic_weak_ptr (hazard_slots::settle), or the destructor of one, releases it, so the value's
+//    destructor, deleter and allocator run there, as they would in some thread that drops a
+//    shared_ptr. (own's own memory, the nodes, may be freed by readers: they come from
+//    detail::recycling_allocator, ::operator delete past its per-thread cache.) If the reader clears
+//    its slot at the very moment the writer sets its flag, it can miss the flag; the node then waits
+//    for that thread's next load of a non-empty atomic, its exit, or the next write.
 //  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
 //    old node is then retired as by a store. On failure the current value is copied into `expected`
 //    (after the slot is cleared, so its destructor runs unprotected). The new node is made before
@@ -98,7 +98,10 @@
 //    deferred nodes never waits for a reader: a node still protected is left for later.
 //  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
 //    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
-//    released with them. Hazard records (64 bytes per thread) are never freed, but are reused by
+//    released with them, or, held for writers, by the next write.
+//  * No user code on readers. A reader releases a node's value only by a CAS that leaves at least
+//    one reference (release_*_unless_last); a value whose last reference a node holds is released
+//    only by settle(), which only writers and the atomics' destructors call. Hazard records (64 bytes per thread) are never freed, but are reused by
 //    later threads.
 //  * Destruction of the atomic requires, as for any object, that no other operation is running:
 //    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
@@ -163,7 +166,9 @@ class atomic_smart_ptr {
 
   // Stores `desired`; returns the previous value.
   Pointer exchange(Pointer desired, [[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) noexcept {
-    return retire(word_.exchange(make_node(std::move(desired)), std::memory_order_seq_cst));
+    Pointer previous = retire(word_.exchange(make_node(std::move(desired)), std::memory_order_seq_cst));
+    hazard_slots::settle();
+    return previous;
   }
 
   // If the stored value is equivalent to `expected` (the same stored pointer and the same owner, or
@@ -188,8 +193,8 @@ class atomic_smart_ptr {
 #if __cplusplus >= 202002L
   // Blocks until the stored value is not equivalent to `old` (returns at once if it is not) and a
   // notify_* call (or a spurious wake-up) has happened since it changed. Stores do not notify by
-  // themselves, as with std. A value replaced while a thread waits on it is freed when that
-  // thread wakes.
+  // themselves, as with std. A value replaced while a thread waits on it is released when that
+  // thread wakes, or, if that would run its destructor, by the next write.
   void wait(Pointer old, [[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
     for (;;) {
       hazard_slots::guard guard;
@@ -211,7 +216,7 @@ class atomic_smart_ptr {
   // Precondition: no other operation on *this is running.
   ~atomic_smart_ptr() {
     if (node* n = word_.load(std::memory_order_relaxed)) free_node(n);
-    hazard_slots::reclaim_deferred();
+    hazard_slots::settle();
   }
 
  private:
@@ -230,7 +235,14 @@ class atomic_smart_ptr {
     n->~node();
     node_allocator().deallocate(n, 1);
   }
-  static void reclaim(hazard_node* n) noexcept { free_node(static_cast<node*>(n)); }
+  // A reader frees a node only if the node's reference to its value is not the last one: dropping
+  // the last would run the value's destructor or deleter (or its allocator) on the reader.
+  static bool reclaim(hazard_node* h, bool by_reader) noexcept {
+    node* n = static_cast<node*>(h);
+    if (by_reader && !shared_access::release_unless_last(n->value)) return false;
+    free_node(n);
+    return true;
+  }
 
   // For the one thread that has just unlinked `old` from the word: its value, the node freed at once
   // if no reader holds it, else left to hazard_slots (with its own reference to the value).
@@ -278,6 +290,7 @@ class atomic_smart_ptr {
     // The slot is clear: destructors may run now.
     if (result == outcome::replaced) {
       retire(n);
+      hazard_slots::settle();
       return true;
     }
     if (new_node) free_node(new_node);

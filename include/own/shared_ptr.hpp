@@ -89,6 +89,23 @@ struct shared_access {
   static control_block* block(const weak_ptr<T>& p) noexcept {
     return p.block_;
   }
+  // Drops p's reference and empties p, unless that would run user code (see
+  // control_block::release_shared_unless_last): whether it did. p is unchanged if not.
+  template <class T>
+  static bool release_unless_last(shared_ptr<T>& p) noexcept {
+    return (p.block_ == nullptr || p.block_->release_shared_unless_last()) && forget(p);
+  }
+  template <class T>
+  static bool release_unless_last(weak_ptr<T>& p) noexcept {
+    return (p.block_ == nullptr || p.block_->release_weak_unless_last()) && forget(p);
+  }
+  // Empties p without releasing its reference; returns true.
+  template <class Pointer>
+  static bool forget(Pointer& p) noexcept {
+    p.ptr_ = nullptr;
+    p.block_ = nullptr;
+    return true;
+  }
   // The stored pointer, for the atomics' comparisons (the same pointer and the same owner): a
   // weak_ptr has no get(), as its pointer may dangle.
   template <class T>

@@ -92,6 +92,17 @@ class control_block {
     return true;
   }
 
+  // Drop one shared (weak) reference unless it is the last one, whose release would run user code
+  // (the deleter or destructor; the allocator's deallocate): whether they did. For threads that must
+  // run none (atomic_shared_ptr's readers); nothing else happens at the release they make.
+  bool release_shared_unless_last() noexcept {
+    return release_unless(one_shared, [](std::uint64_t c) { return shared_part(c) == 1; });
+  }
+  // (Only the last reference of all sees exactly one weak and no shared.)
+  bool release_weak_unless_last() noexcept {
+    return release_unless(one_weak, [](std::uint64_t c) { return c == one_weak; });
+  }
+
   void add_weak() noexcept { add(one_weak, std::memory_order_relaxed); }
 
   void release_weak() noexcept {
@@ -124,6 +135,17 @@ class control_block {
       return before;
     }
     return counts_.fetch_add(delta, order);
+  }
+
+  // counts_ -= one, unless is_last(counts_): whether it did. Release: this thread's uses of the
+  // object happen before the destruction some other thread's last release makes.
+  template <class IsLast>
+  bool release_unless(std::uint64_t one, IsLast is_last) noexcept {
+    std::uint64_t c = counts_.load(std::memory_order_relaxed);
+    do {
+      if (is_last(c)) return false;
+    } while (!counts_.compare_exchange_weak(c, c - one, std::memory_order_release, std::memory_order_relaxed));
+    return true;
   }
 
   void release_shared_slow(std::uint32_t n) noexcept {

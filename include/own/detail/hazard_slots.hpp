@@ -30,9 +30,16 @@
 // total order the flag was set before that write and the reader's following look sees it. A
 // thread that finds a deferred node still protected when it frees the list treats it the same way.
 // So a deferred node is freed at the latest by its last reader's next protection (of a non-empty
-// source: a null one writes no slot) or exit, and
-// threads that never read a deferred node never look at the list (no contention on it, even while
-// a preempted reader keeps a node deferred for long).
+// source: a null one writes no slot), its exit, or the next writer's settle(), and threads that
+// never read a deferred node never look at the list (no contention on it, even while a preempted
+// reader keeps a node deferred for long).
+//
+// No user code on readers: a reader frees a node only as far as that runs no user code (its reclaim
+// function is told it is called by a reader, and refuses when dropping the node's value would run a
+// destructor, a deleter or an allocator's deallocate). A refused node goes on a second list, `held`,
+// which writers empty: settle(), which the atomics call after every store, exchange and
+// compare_exchange and in their destructors, frees the deferred nodes nobody holds and the held ones,
+// running their user code there.
 //
 // Memory: records are never freed (at most one per thread alive at once, reused after a thread
 // exits; they stay reachable from a global list, so leak checkers do not count them). A node stays
@@ -61,7 +68,10 @@ namespace own::detail {
 // The base of a node that hazard_slots may free later: how to free it, and the deferred list's link
 // (so deferring allocates nothing).
 struct hazard_node {
-  using reclaim_function = void (*)(hazard_node*) noexcept;
+  // Frees the node and returns true. Called `by_reader` (inside a reader's operation, where no user
+  // code may run), it may instead return false and leave the node whole, if freeing it would run
+  // user code: the node is then freed later by a writer.
+  using reclaim_function = bool (*)(hazard_node*, bool by_reader) noexcept;
 
   explicit hazard_node(reclaim_function how) noexcept : reclaim(how) {}
 
@@ -133,27 +143,22 @@ class OWN_PROCESS_WIDE hazard_slots {
     return false;
   }
 
-  // Hands over an unlinked node that is_protected() found protected: it will be freed (with its
-  // reclaim function, on some thread) once no slot holds it.
+  // For a writer: hands over an unlinked node that is_protected() found protected: it will be freed
+  // (with its reclaim function, on some thread) once no slot holds it.
   static void defer(hazard_node* node) noexcept {
-    if (!park(node)) reclaim_deferred();  // its readers left meanwhile
+    if (!park(node)) reclaim_deferred(false);  // its readers left meanwhile
   }
 
-  // Frees the deferred nodes that no slot holds. One load when there are none.
-  static void reclaim_deferred() noexcept {
-    while (deferred_.load(std::memory_order_seq_cst) != nullptr) {
-      hazard_node* list = deferred_.exchange(nullptr, std::memory_order_seq_cst);
-      bool left_meanwhile = false;
-      while (list) {
-        hazard_node* node = list;
-        list = node->next_deferred;
-        if (!is_protected(node)) {
-          node->reclaim(node);  // may run destructors that use guards: we hold none
-        } else if (!park(node)) {
-          left_meanwhile = true;
-        }
-      }
-      if (!left_meanwhile) return;
+  // For a writer, outside any guard, where user code may run: frees the deferred nodes that no slot
+  // holds and those readers left to writers. Two loads when there are none.
+  static void settle() noexcept {
+    reclaim_deferred(false);
+    if (held_.load(std::memory_order_acquire) == nullptr) return;
+    hazard_node* list = held_.exchange(nullptr, std::memory_order_acquire);
+    while (list) {
+      hazard_node* node = list;
+      list = node->next_deferred;
+      node->reclaim(node, false);
     }
   }
 
@@ -191,11 +196,37 @@ class OWN_PROCESS_WIDE hazard_slots {
     return protected_still;
   }
 
+  // Frees the deferred nodes that no slot holds (by a reader: those whose freeing runs no user code,
+  // the others held for writers). One load when there are none.
+  static void reclaim_deferred(bool by_reader) noexcept {
+    while (deferred_.load(std::memory_order_seq_cst) != nullptr) {
+      hazard_node* list = deferred_.exchange(nullptr, std::memory_order_seq_cst);
+      bool left_meanwhile = false;
+      while (list) {
+        hazard_node* node = list;
+        list = node->next_deferred;
+        if (is_protected(node)) {
+          if (!park(node)) left_meanwhile = true;
+        } else if (!node->reclaim(node, by_reader)) {  // may run destructors that use guards: we hold none
+          hold(node);
+        }
+      }
+      if (!left_meanwhile) return;
+    }
+  }
+
+  static void hold(hazard_node* node) noexcept {
+    node->next_deferred = held_.load(std::memory_order_relaxed);
+    while (!held_.compare_exchange_weak(node->next_deferred, node, std::memory_order_release,
+                                        std::memory_order_relaxed)) {
+    }
+  }
+
   // For a record's owner told to free deferred nodes: the flag is cleared first, so that a node
   // deferred meanwhile sets it again.
   static void pay(record* r) noexcept {
     r->reclaim_owed.exchange(false, std::memory_order_seq_cst);
-    reclaim_deferred();
+    reclaim_deferred(true);
   }
 
   // Ends a record's use by this thread: a seq_cst clear, so that a deferring thread either sees the
@@ -248,6 +279,8 @@ class OWN_PROCESS_WIDE hazard_slots {
   static inline std::atomic<record*> records_{nullptr};
   // On a line of its own: deferring and freeing write it, scans read records_.
   alignas(64) static inline std::atomic<hazard_node*> deferred_{nullptr};
+  // Unprotected nodes a reader could not free without running user code, linked by next_deferred.
+  alignas(64) static inline std::atomic<hazard_node*> held_{nullptr};
   static inline thread_local record* local_record_ = nullptr;
   static inline thread_local bool thread_exited_ = false;
 };
