@@ -9,7 +9,7 @@
 //  (d) atomic shared pointers, on one and two threads: load, store, and one thread storing while
 //      the other loads: exp6/atomic_<load|store|mixed>/<impl>/real_time/threads:<n>
 //      std = std::atomic<std::shared_ptr<T>> (libstdc++), boost = boost::atomic_shared_ptr,
-//      own = own::atomic_shared_ptr.
+//      own = own::atomic_shared_ptr; own_snapshot = its snapshot() read, as a row of the load case.
 // The floor rows (bench/common/floor.hpp) are the bare minimum for (a), (b) and (c).
 #include <atomic>
 #include <memory>
@@ -168,6 +168,17 @@ using std_cell = atomic_cell<std::atomic<std::shared_ptr<item>>, std::shared_ptr
 using boost_cell = atomic_cell<boost::atomic_shared_ptr<item>, boost::shared_ptr<item>>;
 #ifdef OWN_BENCH_HAS_ATOMIC_SHARED_PTR
 using own_cell = atomic_cell<own::atomic_shared_ptr<item>, own::shared_ptr<item>>;
+
+// own's other way to read: a snapshot, kept alive by the thread's hazard slot, with no count written
+// (a row of the load case: what a reader of a rarely changed value would use instead of load()).
+void atomic_snapshot(benchmark::State& state) {
+  auto& a = own_cell::cell();
+  for (auto _ : state) {
+    own::snapshot_ptr<item> s = a.snapshot();
+    keep(s->a);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
 #endif
 
 const own_bench::registration registered([] {
@@ -193,6 +204,7 @@ const own_bench::registration registered([] {
   add_atomic<boost_cell>("boost");
 #ifdef OWN_BENCH_HAS_ATOMIC_SHARED_PTR
   add_atomic<own_cell>("own");
+  own_bench::add("exp6/atomic_load/own_snapshot", atomic_snapshot)->UseRealTime()->Threads(1)->Threads(2);
 #else
   for (const char* op : {"atomic_load", "atomic_store"})
     for (const char* t : {"1", "2"})

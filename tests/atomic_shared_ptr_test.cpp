@@ -92,6 +92,10 @@ TEST(AtomicSharedPtrUsage, HeaderExampleRuns) {
   own::shared_ptr<config> c = current.load();
   use(*c);
 
+  // readers that only look, with no write to the count (many readers, rare writers):
+  own::snapshot_ptr<config> s = current.snapshot();
+  use(*s);
+
   // a writer publishes a new version only if nobody else did meanwhile:
   own::shared_ptr<config> seen = current.load();
   own::shared_ptr<config> next = own::make_shared<config>(*seen);
@@ -103,6 +107,7 @@ TEST(AtomicSharedPtrUsage, HeaderExampleRuns) {
   if (own::shared_ptr<config> alive = latest.load().lock()) use(*alive);
 
   EXPECT_TRUE(published);
+  EXPECT_EQ(s->version, 0);  // the version it was taken of
   EXPECT_EQ(current.load()->version, 1);
   EXPECT_EQ(latest.load().lock(), current.load());
 }
@@ -119,6 +124,108 @@ TEST(AtomicSharedPtrLayout, OneWordAndLockFree) {
   static_assert(std::is_same_v<own::atomic_weak_ptr<int>::value_type, own::weak_ptr<int>>);
   own::atomic_weak_ptr<int> w;
   EXPECT_TRUE(w.is_lock_free());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+TEST(AtomicSharedPtrSnapshot, EmptyAtomicGivesAnEmptySnapshot) {
+  own::atomic_shared_ptr<int> a;
+  own::snapshot_ptr<int> s = a.snapshot();
+  EXPECT_FALSE(s);
+  EXPECT_EQ(s.get(), nullptr);
+  EXPECT_FALSE(s.to_shared());
+  static_assert(!std::is_copy_constructible_v<own::snapshot_ptr<int>>);
+  static_assert(!std::is_copy_assignable_v<own::snapshot_ptr<int>>);
+  static_assert(std::is_nothrow_move_constructible_v<own::snapshot_ptr<int>>);
+}
+
+TEST(AtomicSharedPtrSnapshot, ReadsTheValueWithoutCountingIt) {
+  own::shared_ptr<config> v = own::make_shared<config>();
+  v->version = 7;
+  own::atomic_shared_ptr<config> a(v);
+  EXPECT_EQ(v.use_count(), 2);
+  own::snapshot_ptr<config> s = a.snapshot();
+  EXPECT_EQ(v.use_count(), 2);  // protected by a hazard slot, not a reference
+  EXPECT_TRUE(s);
+  EXPECT_EQ(s.get(), v.get());
+  EXPECT_EQ(s->version, 7);
+  EXPECT_EQ((*s).version, 7);
+  own::shared_ptr<config> kept = s.to_shared();
+  EXPECT_EQ(kept, v);
+  EXPECT_EQ(v.use_count(), 3);
+}
+
+TEST(AtomicSharedPtrSnapshot, AliasedValueKeepsItsStoredPointer) {
+  auto owner = own::make_shared<std::pair<int, int>>(1, 2);
+  own::atomic_shared_ptr<int> a(own::shared_ptr<int>(owner, &owner->second));
+  own::snapshot_ptr<int> s = a.snapshot();
+  EXPECT_EQ(s.get(), &owner->second);
+  EXPECT_EQ(s.to_shared().get(), &owner->second);
+  EXPECT_FALSE(s.to_shared().owner_before(owner) || owner.owner_before(s.to_shared()));
+}
+
+TEST(AtomicSharedPtrSnapshot, KeepsAReplacedValueAliveUntilItEnds) {
+  const long before = tracked::live();
+  {
+    own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+    own::snapshot_ptr<tracked> s = a.snapshot();
+    a.store(own::make_shared<tracked>(2));
+    EXPECT_EQ(tracked::live(), before + 2);
+    EXPECT_EQ(s->value(), 1);  // still there
+    s.reset();
+    EXPECT_FALSE(s);
+    // A snapshot's end is a reader's: the value's last reference is left to the next write.
+    a.store(own::make_shared<tracked>(3));
+    EXPECT_EQ(tracked::live(), before + 1);
+  }
+  EXPECT_EQ(tracked::live(), before);
+}
+
+TEST(AtomicSharedPtrSnapshot, MovesAndMoveAssigns) {
+  own::atomic_shared_ptr<int> a(own::make_shared<int>(5));
+  own::atomic_shared_ptr<int> b(own::make_shared<int>(6));
+  own::snapshot_ptr<int> s = a.snapshot();
+  own::snapshot_ptr<int> t(std::move(s));
+  EXPECT_FALSE(s);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_EQ(*t, 5);
+  own::snapshot_ptr<int> u = b.snapshot();
+  u = std::move(t);  // u's slot given back, t's taken over
+  EXPECT_EQ(*u, 5);
+  EXPECT_FALSE(t);  // NOLINT(bugprone-use-after-move)
+  own::snapshot_ptr<int>& same = u;
+  u = std::move(same);  // self-move leaves it as it was
+  EXPECT_EQ(*u, 5);
+}
+
+TEST(AtomicSharedPtrSnapshot, PastTheThreadsSlotsASnapshotCountsItsValue) {
+  own::shared_ptr<int> v = own::make_shared<int>(1);
+  own::atomic_shared_ptr<int> a(v);
+  std::vector<own::snapshot_ptr<int>> held;
+  for (unsigned i = 0; i < own::detail::hazard_slots::snapshot_slots; ++i) held.push_back(a.snapshot());
+  EXPECT_EQ(v.use_count(), 2);
+  held.push_back(a.snapshot());  // no slot left: a counted reference
+  EXPECT_EQ(v.use_count(), 3);
+  EXPECT_EQ(*held.back(), 1);
+  held.erase(held.begin());  // a slot given back ...
+  held.push_back(a.snapshot());  // ... and taken again
+  EXPECT_EQ(v.use_count(), 3);
+  held.clear();
+  EXPECT_EQ(v.use_count(), 2);
+}
+
+TEST(AtomicSharedPtrSnapshot, MayOutliveItsAtomic) {
+  const long before = tracked::live();
+  own::snapshot_ptr<tracked> s;
+  {
+    own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(4));
+    s = a.snapshot();
+  }
+  EXPECT_EQ(s->value(), 4);
+  s.reset();
+  own::atomic_shared_ptr<int> other;
+  other.store(own::make_shared<int>(0));  // any write releases what readers left
+  EXPECT_EQ(tracked::live(), before);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -869,6 +976,69 @@ TEST(AtomicSharedPtrStress, NothingLingersPastTheNextWrite) {
   accounting.check();
 }
 
+
+#ifdef OWN_CHECKED
+class AtomicSharedPtrSnapshotDeathTest : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(AtomicSharedPtrSnapshotDeathTest, DereferencingAnEmptyOneAborts) {
+  own::snapshot_ptr<config> s;
+  EXPECT_DEATH((void)s->version, "dereferencing an empty own::snapshot_ptr");
+}
+
+TEST_F(AtomicSharedPtrSnapshotDeathTest, ReleasingOnAnotherThreadAborts) {
+  own::atomic_shared_ptr<int> a(own::make_shared<int>(1));
+  EXPECT_DEATH(
+      {
+        own::snapshot_ptr<int> s = a.snapshot();
+        std::thread([&] { s.reset(); }).join();
+      },
+      "own::snapshot_ptr: released on a thread other than the one that took it");
+}
+
+TEST_F(AtomicSharedPtrSnapshotDeathTest, OutlivingItsThreadAborts) {
+  own::atomic_shared_ptr<int> a(own::make_shared<int>(1));
+  EXPECT_DEATH(
+      {
+        own::snapshot_ptr<int> s;
+        std::thread([&] { s = a.snapshot(); }).join();
+      },
+      "own::snapshot_ptr: a snapshot outlived the thread that took it");
+}
+#endif
+
+// Readers take snapshots (several at once, more than their slots) while a writer replaces the value:
+// every snapshot sees a whole, live value, and after a last write every value is released once.
+TEST(AtomicSharedPtrStress, SnapshotsAgainstStores) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  const long rounds = own_test::scaled(iterations / 5);
+  {
+    own::atomic_shared_ptr<item> a(own::allocate_shared<item>(test_allocator<item>(&log), 0));
+    own_test::run_threads(3, [&](int thread) {
+      for (long i = 0; i < rounds; ++i) {
+        if (thread == 0) {
+          a.store(own::allocate_shared<item>(test_allocator<item>(&log), static_cast<int>(i)));
+          continue;
+        }
+        own::snapshot_ptr<item> s[own::detail::hazard_slots::snapshot_slots + 1];
+        for (auto& one : s) {
+          one = a.snapshot();
+          ASSERT_GE(one->value(), 0);
+          ASSERT_EQ(one->tag, one->value());
+        }
+        if (i % 8 == 0) {
+          ASSERT_EQ(s[0].to_shared()->tag, s[0]->value());
+        }
+      }
+    });
+    a.store(nullptr);
+    EXPECT_EQ(tracked::live(), 0);
+  }
+  accounting.check();
+}
 
 // No user code on readers: with std, a replaced value's destructor runs in the thread that replaced
 // it; own's readers must not run it inside load() or wait() (a reader holding a lock around its load

@@ -12,6 +12,10 @@
 //   own::shared_ptr<config> c = current.load();
 //   use(*c);
 //
+//   // readers that only look, with no write to the count (many readers, rare writers):
+//   own::snapshot_ptr<config> s = current.snapshot();
+//   use(*s);
+//
 //   // a writer publishes a new version only if nobody else did meanwhile:
 //   own::shared_ptr<config> seen = current.load();
 //   own::shared_ptr<config> next = own::make_shared<config>(*seen);
@@ -210,12 +214,19 @@ class atomic_smart_ptr {
 #endif
 
  protected:
+  // The stored value, protected by `slot` (a snapshot slot of this thread's); null if empty.
+  const Pointer* protect_value(hazard_slots::slot_type* slot) const noexcept {
+    node* n = hazard_slots::protect_snapshot(slot, word_);
+    return n ? &n->value : nullptr;
+  }
+
+ protected:
   constexpr atomic_smart_ptr() noexcept = default;
   explicit atomic_smart_ptr(Pointer desired) noexcept : word_(make_node(std::move(desired))) {}
 
-  // Precondition: no other operation on *this is running.
+  // Precondition: no other operation on *this is running (snapshots of it may live on).
   ~atomic_smart_ptr() {
-    if (node* n = word_.load(std::memory_order_relaxed)) free_node(n);
+    static_cast<void>(retire(word_.load(std::memory_order_relaxed)));
     hazard_slots::settle();
   }
 
@@ -304,6 +315,70 @@ class atomic_smart_ptr {
 }  // namespace bases
 }  // namespace detail
 
+// What atomic_shared_ptr<T>::snapshot() returns: the value the atomic held, kept alive by one of the
+// calling thread's hazard slots instead of a reference count, so that taking and dropping it writes
+// no cache line another thread writes (T's count included). Moves, never copies; dereferences like
+// a pointer; to_shared() gives a shared_ptr sharing ownership, to keep the value beyond it.
+//
+// Rules: a thread has hazard_slots::snapshot_slots (4) slots for snapshots; a snapshot taken while
+// they are all held, or during the thread's exit, holds a counted reference instead (one increment,
+// as load()), so nothing fails, only that snapshot costs more. A snapshot must be destroyed, reset
+// or moved-from on the thread that took it, before that thread exits (checked mode aborts with an
+// own: message otherwise). It may outlive the atomic. While it lives, the value it holds is not
+// released: a writer that replaces it leaves the value to the snapshot's end (and to the next write
+// after that, if the snapshot held its last reference).
+template <class T>
+class snapshot_ptr {
+ public:
+  using element_type = typename shared_ptr<T>::element_type;
+
+  constexpr snapshot_ptr() noexcept = default;
+  snapshot_ptr(snapshot_ptr&& other) noexcept
+      : value_(std::exchange(other.value_, nullptr)), slot_(std::exchange(other.slot_, nullptr)), counted_(std::move(other.counted_)) {}
+  snapshot_ptr& operator=(snapshot_ptr&& other) noexcept {
+    if (this != &other) {
+      reset();
+      value_ = std::exchange(other.value_, nullptr);
+      slot_ = std::exchange(other.slot_, nullptr);
+      counted_ = std::move(other.counted_);
+    }
+    return *this;
+  }
+  snapshot_ptr(const snapshot_ptr&) = delete;
+  snapshot_ptr& operator=(const snapshot_ptr&) = delete;
+  ~snapshot_ptr() { reset(); }
+
+  // Lets go of the value; empty afterwards.
+  void reset() noexcept {
+    if (slot_ != nullptr) detail::hazard_slots::give_back_snapshot_slot(std::exchange(slot_, nullptr));
+    value_ = nullptr;
+    counted_.reset();
+  }
+
+  element_type* get() const noexcept { return value_ ? value_->get() : counted_.get(); }
+  // Precondition: not empty (checked mode aborts).
+  element_type& operator*() const noexcept { return *checked_get(); }
+  element_type* operator->() const noexcept { return checked_get(); }
+  explicit operator bool() const noexcept { return get() != nullptr; }
+
+  // A shared_ptr to the value, sharing ownership with whoever else owns it (empty if this is).
+  shared_ptr<T> to_shared() const noexcept { return value_ ? *value_ : counted_; }
+
+ private:
+  template <class>
+  friend class atomic_shared_ptr;
+
+  element_type* checked_get() const noexcept {
+    element_type* p = get();
+    OWN_CHECK(p != nullptr, "own: dereferencing an empty own::snapshot_ptr");
+    return p;
+  }
+
+  const shared_ptr<T>* value_ = nullptr;                // in the protected node
+  detail::hazard_slots::slot_type* slot_ = nullptr;    // the slot protecting it
+  shared_ptr<T> counted_;                               // when no slot was free
+};
+
 template <class T>
 class atomic_shared_ptr : public detail::bases::atomic_smart_ptr<shared_ptr<T>> {
  public:
@@ -313,6 +388,23 @@ class atomic_shared_ptr : public detail::bases::atomic_smart_ptr<shared_ptr<T>> 
 
   using detail::bases::atomic_smart_ptr<shared_ptr<T>>::operator=;
   void operator=(std::nullptr_t) noexcept { this->store(nullptr); }
+
+  // The stored value, kept alive by a hazard slot of this thread's (see snapshot_ptr for its rules):
+  // for readers of a value that rarely changes (configuration), no write to T's count. Lock-free.
+  snapshot_ptr<T> snapshot() const noexcept {
+    snapshot_ptr<T> result;
+    if (detail::hazard_slots::slot_type* slot = detail::hazard_slots::take_snapshot_slot()) {
+      result.value_ = this->protect_value(slot);
+      if (result.value_ != nullptr) {
+        result.slot_ = slot;
+      } else {
+        detail::hazard_slots::give_back_snapshot_slot(slot);
+      }
+    } else {
+      result.counted_ = this->load();
+    }
+    return result;
+  }
 };
 
 template <class T>

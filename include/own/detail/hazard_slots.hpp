@@ -2,7 +2,9 @@
 // freeing it meanwhile, without writing to any cache line that other readers write. Used by
 // atomic_shared_ptr and atomic_weak_ptr for their nodes; knows nothing of what a node holds.
 //
-// Each thread that reads gets a *record*: one cache line of its own with one slot. To read the node
+// Each thread that reads gets a *record*: one cache line of its own with one slot for its current
+// operation and four for snapshots (atomic_shared_ptr::snapshot(): protections that last as long
+// as the caller likes, alongside the thread's operations; the same protocol, slot by slot). To read the node
 // that a shared pointer `src` points to, a thread writes the node's address in its slot (a seq_cst
 // exchange), then reads `src` again: if `src` still points there, the node is protected until the
 // slot is cleared (a release store). A thread that has unlinked a node (made it unreachable from
@@ -44,8 +46,8 @@
 // Memory: records are never freed (at most one per thread alive at once, reused after a thread
 // exits; they stay reachable from a global list, so leak checkers do not count them). A node stays
 // deferred only while a slot holds it or its last reader has yet to look at its flag (which it
-// does at the end of every protection), so the list holds at most about two nodes per record: the
-// one its slot holds and one it has not looked for yet.
+// does at the end of every protection), so the list holds at most about two nodes per slot: the
+// one it holds and one its thread has not looked for yet. Held nodes wait for the next write.
 //
 // Lock-freedom: no step waits for another thread. A list push or a record claim retries a CAS only
 // because another thread's push or claim succeeded; a reader's validation retries only because a
@@ -80,15 +82,31 @@ struct hazard_node {
 };
 
 class OWN_PROCESS_WIDE hazard_slots {
-  // 64-byte aligned: a reader's writes to its own slot do not disturb other threads' lines.
+ public:
+  // Slots a thread has for snapshots (long-lived protections, alongside its operations' slot).
+  static constexpr unsigned snapshot_slots = 4;
+  using slot_type = std::atomic<const hazard_node*>;
+
+ private:
+  // 64-byte aligned: a reader's writes to its own slots do not disturb other threads' lines.
   struct alignas(64) record {
-    std::atomic<const hazard_node*> slot{nullptr};
-    // Set by a thread that deferred a node this slot held: the owner then frees deferred nodes
-    // after clearing the slot.
+    slot_type slot{nullptr};  // the current operation's
+    slot_type snapshots[snapshot_slots] = {};
+    // Set by a thread that deferred a node one of these slots held: the owner then frees deferred
+    // nodes after clearing the slot.
     std::atomic<bool> reclaim_owed{false};
     std::atomic<bool> in_use{true};
     record* next = nullptr;  // set before the record is published, then never changed
+
+    bool holds(const hazard_node* node) const noexcept {
+      if (slot.load(std::memory_order_seq_cst) == node) return true;
+      for (const slot_type& s : snapshots) {
+        if (s.load(std::memory_order_seq_cst) == node) return true;
+      }
+      return false;
+    }
   };
+  static_assert(sizeof(record) == 64, "a record is one cache line");
 
  public:
   // The calling thread's slot for the duration of one operation, protecting at most one node at a
@@ -111,22 +129,14 @@ class OWN_PROCESS_WIDE hazard_slots {
         give_back(record_);
         return;
       }
-      record_->slot.store(nullptr, std::memory_order_release);
-      if (record_->reclaim_owed.load(std::memory_order_seq_cst)) pay(record_);
+      end_protection(record_, record_->slot);
     }
 
     // The node `src` points to, protected until the guard is destroyed or protects another; nullptr
     // (nothing protected) if `src` is null.
     template <class Node>
     Node* protect(const std::atomic<Node*>& src) noexcept {
-      Node* node = src.load(std::memory_order_relaxed);
-      while (node) {
-        record_->slot.exchange(node, std::memory_order_seq_cst);
-        Node* again = src.load(std::memory_order_seq_cst);
-        if (again == node) return node;
-        node = again;
-      }
-      return nullptr;
+      return protect_in(record_->slot, src);
     }
 
    private:
@@ -134,11 +144,39 @@ class OWN_PROCESS_WIDE hazard_slots {
     bool borrowed_ = false;  // borrowed for this guard only (after the thread's cleaner ran)
   };
 
+  // One of the calling thread's snapshot slots, for as long as the caller likes (alongside the
+  // thread's operations, which use guards), or null if all are taken or the thread is exiting.
+  // Precondition for what follows: the slot is used, and given back, on this thread only.
+  static slot_type* take_snapshot_slot() noexcept {
+    if (snapshots_taken_ == (1u << snapshot_slots) - 1) return nullptr;
+    if (!local_record_) {
+      if (thread_exited_) return nullptr;
+      bool borrowed = false;
+      attach(borrowed);
+    }
+    unsigned i = 0;
+    while (snapshots_taken_ & (1u << i)) ++i;
+    snapshots_taken_ |= 1u << i;
+    return &local_record_->snapshots[i];
+  }
+  // The node `src` points to, protected by `slot` (from take_snapshot_slot) until give_back_snapshot_slot.
+  template <class Node>
+  static Node* protect_snapshot(slot_type* slot, const std::atomic<Node*>& src) noexcept {
+    return protect_in(*slot, src);
+  }
+  static void give_back_snapshot_slot(slot_type* slot) noexcept {
+    record* r = local_record_;
+    OWN_CHECK(r && slot >= r->snapshots && slot < r->snapshots + snapshot_slots,
+              "own::snapshot_ptr: released on a thread other than the one that took it, or after that thread's exit");
+    end_protection(r, *slot);
+    snapshots_taken_ &= ~(1u << (slot - r->snapshots));
+  }
+
   // Whether a slot holds `node`. Once `node` is unlinked, false means no thread reads it or can
-  // start to. Takes one load per record.
+  // start to. Reads one line per record.
   static bool is_protected(const hazard_node* node) noexcept {
     for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
-      if (r->slot.load(std::memory_order_seq_cst) == node) return true;
+      if (r->holds(node)) return true;
     }
     return false;
   }
@@ -189,11 +227,31 @@ class OWN_PROCESS_WIDE hazard_slots {
     }
     bool protected_still = false;
     for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
-      if (r->slot.load(std::memory_order_seq_cst) != node) continue;
+      if (!r->holds(node)) continue;
       r->reclaim_owed.store(true, std::memory_order_seq_cst);
-      if (r->slot.load(std::memory_order_seq_cst) == node) protected_still = true;
+      if (r->holds(node)) protected_still = true;
     }
     return protected_still;
+  }
+
+  // Writes `node` in `slot`, then re-reads `src`, until the two agree (see the top of the file).
+  template <class Node>
+  static Node* protect_in(slot_type& slot, const std::atomic<Node*>& src) noexcept {
+    Node* node = src.load(std::memory_order_relaxed);
+    while (node) {
+      slot.exchange(node, std::memory_order_seq_cst);
+      Node* again = src.load(std::memory_order_seq_cst);
+      if (again == node) return node;
+      node = again;
+    }
+    return nullptr;
+  }
+
+  // Clears one of r's slots (the calling thread's); then, if a node this thread protected was
+  // deferred, frees what nobody protects any more.
+  static void end_protection(record* r, slot_type& slot) noexcept {
+    slot.store(nullptr, std::memory_order_release);
+    if (r->reclaim_owed.load(std::memory_order_seq_cst)) pay(r);
   }
 
   // Frees the deferred nodes that no slot holds (by a reader: those whose freeing runs no user code,
@@ -233,6 +291,11 @@ class OWN_PROCESS_WIDE hazard_slots {
   // slot clear or has set the flag before we look at it (no later operation will look).
   static void give_back(record* r) noexcept {
     r->slot.exchange(nullptr, std::memory_order_seq_cst);
+    for (slot_type& snapshot : r->snapshots) {
+      OWN_CHECK(snapshot.load(std::memory_order_relaxed) == nullptr,
+                "own::snapshot_ptr: a snapshot outlived the thread that took it");
+      snapshot.exchange(nullptr, std::memory_order_seq_cst);
+    }
     if (r->reclaim_owed.load(std::memory_order_seq_cst)) pay(r);
     release(r);
   }
@@ -283,6 +346,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   alignas(64) static inline std::atomic<hazard_node*> held_{nullptr};
   static inline thread_local record* local_record_ = nullptr;
   static inline thread_local bool thread_exited_ = false;
+  static inline thread_local unsigned snapshots_taken_ = 0;  // bit i: this thread's snapshots[i]
 };
 
 }  // namespace own::detail
