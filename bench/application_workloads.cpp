@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Experiment 8: application-shaped workloads, end to end (issue 14: "a benchmark of one size in a loop
 // can mislead"). Each is a small program shaped like a real user's, written once over a "way" of
 // making shared objects:

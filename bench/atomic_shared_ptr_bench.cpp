@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::atomic_shared_ptr against what a user could write instead, per operation (real time per
 // thread: throughput of all threads = threads / time), on 1, 2 and 4 threads (4 oversubscribes this
 // 2-core machine, where a preempted lock holder stalls everyone):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Experiment 6: beyond the seeds.
 //  (a) create/destroy on one and on two threads at once (each thread its own objects):
 //      exp6/create_destroy/<impl>/real_time/threads:<1|2>

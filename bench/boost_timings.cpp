@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Experiment 2: Boost "Smart Pointer Timings" (Gavin Collings, 2000-2001; seed:
 // boost-smart-pointer-timings.txt).
 //

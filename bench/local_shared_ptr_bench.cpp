@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A copy and a destruction of a thread-confined shared pointer: own::local_shared_ptr (plain
 // counts) against std::shared_ptr and own::shared_ptr (atomic counts), and the conversions between
 // a local group and own::shared_ptr.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Component benchmark of <own/managed_ptr.hpp>, in one process: a managed_ptr against
 // std::unique_ptr<T, void(*)(T*)> (the usual way to type-erase a deleter without an allocation),
 // both returning objects to the same free list; moves; and the shared -> managed -> shared round trip

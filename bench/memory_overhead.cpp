@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Experiment 3: "Memory and Performance Overhead of Smart Pointers" (Rainer Grimm; seed:
 // memory-and-performance-overhead-of-smart-pointers.txt).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Experiment 1: N1851 (Kliatchko, Rocha, 2005), Appendix A, "Performance comparison with
 // boost::shared_ptr" (seed: n1851-improving-tr1-smart-pointers.txt).
 //

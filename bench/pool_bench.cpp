@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Block pools against the standard library's pools, malloc, and a bare thread-local free list (the
 // floor: what a pool's fast path costs when it does nothing else).
 //

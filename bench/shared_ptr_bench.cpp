@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Component benchmark of <own/shared_ptr.hpp> against std::shared_ptr in the same process: creation
 // (make_shared / make_shared_object / adopting a pointer), copies, weak locks, and the floor.
 // Row names follow scripts/render_report.py: exp7/<case>/<impl>.

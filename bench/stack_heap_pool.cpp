@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Experiment 5: "Stack, Heap, Pool" (seed: stack-heap-pool.txt). The seed timed getting 1000 objects
 // of 1 MB (value-initialised, so zeroed) from the stack, the free store and its own Pool (which
 // pre-constructs all N objects and finds free ones by linear scan), plus the Pool's construction.

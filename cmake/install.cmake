@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 include(CMakePackageConfigHelpers)
 
 install(TARGETS own EXPORT own-targets)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Project-internal targets (tests, examples, benchmarks) link this for warnings and checked mode.
 add_library(own_build_flags INTERFACE)
 target_compile_options(own_build_flags INTERFACE -Wall -Wextra -Wpedantic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // N1851 Appendix B, made real: batches of work items are read into a vector housed in a shared_ptr
 // (one allocation, from a thread-safe allocator), and each item is handed to an asynchronous
 // processor as a managed_ptr<const WorkItem> made from an aliasing shared_ptr. Two worker threads

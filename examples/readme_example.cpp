@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The example of README.md, built and run as a test so that it stays true.
 #include <own/managed_ptr.hpp>
 #include <own/object_pool.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // libFuzzer target: reads its input as a program of operations over a handful of own::shared_ptr,
 // weak_ptr, managed_ptr and object-pool handles, runs each one, and after every step checks the
 // real state against a small reference model: which objects are alive, every pointer's target and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Builds the ownership fuzzer from include/ alone and runs it for a bounded time.
 # Usage: fuzz/run.sh [seconds]      (default: $OWN_FUZZ_SECONDS, else 60)
 # New inputs go to build/fuzz/corpus (the seed corpus in fuzz/corpus is read, never written);

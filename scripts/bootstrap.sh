@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Installs the Debian packages own's tests and benchmarks need, only those that are missing.
 # Usage: scripts/bootstrap.sh [test|bench]   (default: test)
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Renders own's benchmark report (docs/benchmarks.md and docs/benchmarks/*.png) from the Google
 Benchmark JSON files of one scripts/report.sh run. Every figure in the report comes from those files
 (or, for the N1851 paper's own figures, from bench/data/n1851_appendix_a.json, cited as the paper's).

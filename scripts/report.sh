@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # The benchmark report (issue 6): builds the release benchmarks, runs every experiment with
 # repetitions, keeps Google Benchmark's JSON and renders the report with scripts/render_report.py.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Builds and runs own's whole test suite in every configuration CI checks, then the fuzzer and
 # valgrind. Stages (default: all, in this order):
 #   release   gcc C++17 -O2 (benchmarks not built), run twice: the default heap as by default, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/atomic_shared_ptr.hpp>: std::atomic<std::shared_ptr>'s and std::atomic<std::weak_ptr>'s
 // semantics, aliased pointers, and of the free functions for atomic access to a plain shared_ptr
 // (atomic_load(&p), ..., from <own/shared_ptr.hpp>); and multi-threaded stress tests of every

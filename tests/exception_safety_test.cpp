@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Exception safety of every allocating entry point: each constructor, factory, conversion and pool
 // operation is run with the 1st, 2nd, ... allocation throwing (from a test allocator, from a test
 // memory resource, and from the global operator new, which this executable replaces), and with the

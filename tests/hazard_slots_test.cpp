@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/detail/hazard_slots.hpp>, the hazard pointers under atomic_shared_ptr: a node
 // unlinked while another thread protects it is freed after that thread lets go, never before and
 // exactly once, whichever thread exits first; and hazard records are reused by later threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/heap.hpp>: the default heap behind make_shared and friends.
 //
 // This executable runs the heap in its page mode (OWN_DEFAULT_ALLOCATOR=heap, set below unless the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/local_shared_ptr.hpp>: the shared_ptr interface over non-atomic local counts,
 // conversions to and from own::shared_ptr, local_weak_ptr, allocation counts and exception safety.
 #include <own/local_shared_ptr.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/managed_ptr.hpp>: every owner kind, release and resume, aliasing, and the
 // conversions to and from shared_ptr, with allocations and references counted.
 #include <own/managed_ptr.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The misuse catalogue (docs/misuse.md): each misuse has a documented outcome, a message and an
 // abort (a death test) or an exception, never silent corruption. Entries already tested beside the
 // feature they concern are named in docs/misuse.md and not repeated here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/object_pool.hpp>: acquiring and returning through managed_ptr and shared_ptr,
 // fixed and growing capacity, creators and resetters (and creators that throw), allocation counts,
 // a two-thread stress test of the concurrent pool, and checked-mode misuse.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/pool_options.hpp>: the header's usage example, options as a pool applies them
 // (growth is tested with each pool, in pool_test.cpp and concurrent_pool_test.cpp).
 #include <own/pool_options.hpp>

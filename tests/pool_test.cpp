@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <own/pool.hpp>
 
 #include <own/detail/allocator_adapter.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own's process-wide state (detail/process_wide.hpp) is one copy even when own is compiled into
 // several shared libraries with hidden visibility: two libraries built from the same source
 // (tests/shared_libraries/) share hazard records, the locks of the shared_ptr atomic free functions,

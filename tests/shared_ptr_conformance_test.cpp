@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Conformance of own::shared_ptr / weak_ptr / enable_shared_from_this / make_shared, and of their
 // atomic access (the atomic_load(&p) family; std::atomic<weak_ptr<T>>), with std's C++20
 // interface: "replace std:: by own:: and a program compiles and behaves the same".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of <own/shared_ptr.hpp>: std's interface and semantics, N1851's extensions, allocation
 // counts, exception safety at every allocation, and checked mode.
 #include <own/shared_ptr.hpp>

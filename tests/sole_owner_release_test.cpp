@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The last release of a sole owner (no copy and no weak_ptr ever made) destroys the object and frees
 // the block in one indirect call, control_block_ops::dispose_and_destroy; every other last release
 // disposes and destroys in two steps. Both must destroy the object once and free the block once, for

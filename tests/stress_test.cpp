@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Thread stress tests (run under TSan in CI): many threads on the same objects, in rounds. Each
 // test does at least 10^6 operations in the full run (OWN_STRESS_SCALE shrinks them) and checks
 // that every object was destroyed exactly once and every block went back to its allocator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A user's translation unit built with strict warnings and -Werror (see tests/CMakeLists.txt): own's
 // headers, with the main templates instantiated, must not warn where they are included with -I
 // rather than as system headers. Compiling is the test; main() only keeps the instantiations.

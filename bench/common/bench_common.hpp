@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Shared plumbing for own's benchmarks (see scripts/render_report.py for the row-naming convention).
 //
 //  - Row names are "exp<N>/<case>/<impl>[/<param>...]"; the renderer computes every row's ratio to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // "The floor": the least any reference-counted, heap-placed object can cost on this machine.
 // A block comes from a bare thread-local free list (malloc only when the list is empty) and carries
 // one atomic count; creating stores 1, the last release does one atomic decrement and pushes the

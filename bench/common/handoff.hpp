@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Cross-thread hand-off: the benchmark thread makes objects and pushes them through a bounded
 // single-producer single-consumer ring; a second thread pops and drops them. Used by the "made on
 // one thread, dropped on the other" rows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Bytes the heaps hold: glibc's, from mallinfo2 (in-use arena bytes plus mmapped chunks), and own's
 // default heap, from its statistics (pages held, so a page's unused tail counts too). The difference
 // over many live objects, divided by their number, is the heap cost of one object, allocator headers,

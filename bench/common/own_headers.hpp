@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The own headers the benchmarks use, each included if it exists, with OWN_BENCH_HAS_<NAME> defined
 // when it does: a row whose header has not landed is still registered, as "not yet available"
 // (bench_common.hpp's missing()), so the report names it instead of leaving it out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The packet of the construction-methods seed: a 10 GbE frame buffer. Trivial on purpose, so that
 // value-initialisation (make_shared<packet>()) zero-fills 1500 bytes while default-initialisation
 // (make_shared_for_overwrite<packet>()) leaves the payload untouched: the seed's "hidden memset".

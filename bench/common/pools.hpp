@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Making a pool for a benchmark, whatever its constructor: own's pools take a block size, the
 // std::pmr pool resources are default-constructible.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The stack-heap-pool seed's Pool, reimplemented from its description (not its code): at
 // construction it news all N objects and lists them in an "available" array, with an "in use" array
 // of N empty slots. acquire() linearly scans "available" for a non-null entry, clears it and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::atomic_shared_ptr<T> and own::atomic_weak_ptr<T>: an own::shared_ptr<T> or own::weak_ptr<T>
 // that threads may load, store, exchange and compare-exchange concurrently, lock-free, with the
 // interface of std::atomic<std::shared_ptr<T>> and std::atomic<std::weak_ptr<T>>. In C++20,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::concurrent_pool: a thread-safe pool of fixed-size blocks with the interface of own::pool.
 // Each thread keeps a small cache of the pool's blocks (two magazines, arrays of up to
 // pool_options::thread_cache_blocks block pointers), so allocate() and deallocate() normally pop or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // <own/heap.hpp>: the default heap, where own gets memory when no allocator is given.
 //
 // make_shared, make_shared_for_overwrite, make_shared_object/array and their array forms,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::intrusive_ptr: a pointer-sized owning pointer for objects that carry their own reference
 // count, with the interface of boost::intrusive_ptr. Use it where a shared_ptr's separate control
 // block is too costly, or where a raw `this` must be able to become an owning pointer again.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::local_shared_ptr and own::local_weak_ptr: shared ownership for data confined to one thread,
 // with the shared_ptr interface and non-atomic counts. A local group can still be handed to other
 // threads: converting to own::shared_ptr takes one atomic reference, and that shared_ptr keeps the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::managed_ptr: N1851's move-only owning pointer whose manager is not part of its type. One
 // managed_ptr<Base> can hold an object from `new`, from a pool or factory (returned through
 // `reclaim_managed_object(manager, p)`, found by ADL), from a function deleter with a cookie, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::multipool and own::concurrent_multipool: general-purpose allocation in size classes up to a
 // configurable maximum, each class an own::pool (or own::concurrent_pool, for the thread-safe
 // variant); larger or over-aligned requests go to the upstream resource. The classes are the default

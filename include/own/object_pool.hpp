@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::object_pool<T> and own::concurrent_object_pool<T>: pools of ready-made objects. The pool
 // creates its objects up front (and more, in growing chunks, when it runs out, unless it has a fixed
 // capacity), hands them out as owning pointers, and takes each back, reset, when its last owner

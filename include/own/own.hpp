@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Everything in own, for those who prefer one include to several.
 //
 // Usage:

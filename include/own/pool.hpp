@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::pool: a single-threaded pool of fixed-size blocks. allocate() and deallocate() are O(1): they
 // pop and push an intrusive free list, and only go upstream when every chunk is used up. Chunks grow
 // geometrically or stay constant (pool_options) and go back upstream at release() or destruction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::pool_allocator<T, Pool>: a standard Allocator that draws from one of own's pools through a
 // plain pointer, with no virtual call, so node containers and allocate_shared get a pool's speed.
 // An allocation that does not fit the pool's blocks (n * sizeof(T) larger than a block, or an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Options and statistics shared by own's block pools (own::pool, own::concurrent_pool and the
 // multipools): how a pool grows when it goes upstream for more memory, and what it reports.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // own::shared_ptr and own::weak_ptr: shared ownership with std's C++20 interface (replace std:: by
 // own:: and a program compiles and behaves the same), plus N1851's additions: an allocator for the
 // control block of an adopted pointer, aliasing reset, and objects or arrays housed in the control

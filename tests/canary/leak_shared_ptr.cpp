@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Leaks an own::shared_ptr's block on purpose: a user's leak checker must still see it. The asan
 // configuration expects LeakSanitizer to report it, the valgrind stage expects memcheck to: own's
 // default heap steps aside under both (see <own/heap.hpp>), so the block comes from operator new.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Races on purpose: the tsan configuration expects ThreadSanitizer to report it, which proves the
 // stress tests' silence there means something.
 //

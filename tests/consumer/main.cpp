@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program outside the project that uses own through its CMake package.
 #include <own/own.hpp>  // every installed header
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Builds tests/consumer against own, either installed into a scratch prefix (MODE=find_package)
 # or pulled in with add_subdirectory, then runs it.
 file(REMOVE_RECURSE ${WORK_DIR})

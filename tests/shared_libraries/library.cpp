@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // See library.hpp. OWN_TEST_PREFIX (a_ or b_) names this build's functions.
 #include "library.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The two shared libraries of shared_libraries_test.cpp: library.cpp built twice, as
 // own_test_library_a and own_test_library_b, each with hidden visibility, so each has its own copy
 // of every inline function of own. Each exports its functions under its own prefix (a_ or b_).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The two block pools, for typed tests that must hold for both (named "pool" and "concurrent_pool").
 #pragma once
 

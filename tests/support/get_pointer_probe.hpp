@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Boost's generic code reaches a smart pointer's raw pointer through an unqualified get_pointer(p),
 // found by argument-dependent lookup: raw_of calls it so, from a namespace that declares none.
 #pragma once

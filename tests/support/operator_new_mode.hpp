@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // For test executables that replace the global operator new to count allocations or make them
 // fail: own's default heap must send its blocks there. The switch (OWN_DEFAULT_ALLOCATOR, see
 // <own/heap.hpp>) is read at the first allocation, so it is set during static initialisation,

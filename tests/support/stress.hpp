@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helpers for the thread stress tests: a size knob, a reusable barrier and a thread runner.
 //
 // Sizes: every stress test states its full-run operation count (at least 10^6, what CI runs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Counting test allocator (BDE's exception-test idea): every allocation is logged in an
 // `allocation_log`, and the log can be told to throw std::bad_alloc at its Nth allocation.
 // `for_each_failure_point(log, body)` runs `body` with a throw armed at the 1st, 2nd, ...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An object type that counts its constructions and destructions, for asserting that every object
 // is destroyed exactly once, and that can be told to throw from its Nth construction. A canary
 // word catches a second destruction of the same object (counted in double_destroyed(), since the

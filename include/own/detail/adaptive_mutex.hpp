@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A mutex that spins briefly before it blocks. The depot's critical sections are a few pointer
 // swaps, and in a producer/consumer pipeline both threads visit the depot at the same rate, so they
 // collide often: blocking in the kernel for a wait that lasts nanoseconds costs two context

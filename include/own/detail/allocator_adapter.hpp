@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // How own's allocating functions read their allocator argument `a`:
 //  - a pointer to a type that declares `allocator_type` (own's pools) is wrapped in that allocator,
 //    which calls the pool directly, with no virtual call;

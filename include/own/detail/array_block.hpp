@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A control block that houses an array (make_shared<U[]>(n), make_shared<U[N]>(),
 // make_shared_array...). Arrays of arrays are built as one flat run of their innermost element
 // type B; an initial value `u` that is itself an array is repeated across the run.

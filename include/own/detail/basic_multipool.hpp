@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Size-class dispatch shared by own::multipool and own::concurrent_multipool: one fixed-size pool
 // per class from 8 bytes to the maximum block size; larger or over-aligned requests go upstream. The
 // classes are the default heap's (heap_size_classes.hpp: 8-byte steps up to 64, then four per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Allocation of control blocks through a (rebound) allocator, fancy pointers included, with the
 // memory handed back if the block's constructor throws.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The std::pmr::memory_resource face of a fixed-size block pool (own::pool, own::concurrent_pool):
 // requests that fit a block (bytes <= block_size(), alignment <= block_alignment()) are served by the
 // pool's allocate()/deallocate(), the others by its upstream resource. own::pool_allocator calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Checked mode: with OWN_CHECKED defined, misuse that would otherwise be undefined behaviour (an
 // empty pointer dereferenced, an index out of range, a block freed twice) prints what happened and
 // aborts. Without it, OWN_CHECK costs nothing. Define it the same way in every translation

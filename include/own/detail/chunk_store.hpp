@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The memory behind a block pool: chunks obtained from an upstream resource, carved into blocks
 // lazily (a block is first touched when handed out), the growth policy, and, in checked mode, the
 // record of which blocks are out, so that misuse is caught at the deallocation that commits it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The reference-count header every own::shared_ptr points at: 16 bytes, an operations table and one
 // 64-bit word that holds both counts.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // One step of a spin-wait: a hint that the core is waiting for another thread (x86's pause lets
 // the sibling hyper-thread run and avoids the memory-order flush on leaving the loop); elsewhere, a
 // yield of the thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The deleters shared_ptr uses when it is given none.
 #pragma once
 

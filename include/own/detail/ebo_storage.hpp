@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Holds a deleter or an allocator inside a control block, taking no space when its type is empty
 // (the empty-base optimisation; [[no_unique_address]] is C++20 only). `Index` tells two members of
 // the same type apart.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Intrusive free lists: a free block stores the link to the next free block in its own first
 // bytes, so keeping blocks costs no memory beyond the blocks themselves.
 #pragma once

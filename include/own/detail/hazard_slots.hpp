@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Hazard pointers (Michael, 2004): how a thread that reads a shared node keeps another thread from
 // freeing it meanwhile, without writing to any cache line that other readers write. Used by
 // atomic_shared_ptr and atomic_weak_ptr for their nodes; knows nothing of what a node holds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The default heap's pages and where they come from.
 //
 // A page is 64 KiB, aligned to its size, so that a block finds its page by masking its address (no

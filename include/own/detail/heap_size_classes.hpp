@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The default heap's size classes: 8-byte steps up to 64 bytes, then four classes per doubling up to
 // 2 KiB (64, 80, 96, 112, 128, 160, ...), so that rounding wastes at most 25 % and on average about
 // 12 %: a 40-byte block costs 40, a 96-byte one 96, a 200-byte one 224. Requests above the largest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A control block that houses its object (make_shared, allocate_shared, make_shared_object...):
 // one allocation for counts and object. The block adds only the allocator's state, which is
 // nothing for an empty allocator.

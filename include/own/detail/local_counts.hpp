@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The non-atomic counts of a local_shared_ptr group: how many local_shared_ptr and local_weak_ptr
 // share one object on one thread. The group as a whole holds references on the object's (atomic)
 // control block:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The control block that houses a managed_ptr's ownership when it becomes a shared_ptr: the
 // managed_ptr's deleter (object, cookie, function) and the allocator the block came from.
 #pragma once

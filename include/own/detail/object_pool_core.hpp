@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // What object_pool and concurrent_object_pool share: slots, chunks, the creator and the resetter.
 //
 // A slot is a control block with its object inside, constructed once and kept while the pool lives

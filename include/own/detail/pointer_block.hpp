@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The control block of a shared_ptr that adopts an existing pointer: the pointer, its deleter and
 // the allocator the block came from (which frees it). The deleter stays alive until the block goes,
 // so get_deleter works for as long as any shared or weak reference remains.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The standard's convertibility rules between shared_ptr<Y> and shared_ptr<T> ([util.smartptr.shared]).
 #pragma once
 

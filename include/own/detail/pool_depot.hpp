@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The shared part of a concurrent pool: its chunks, and the magazines that carry blocks between
 // threads. A magazine is an array of block pointers (Bonwick): moving a magazine between a thread and
 // the depot moves `capacity` blocks by swapping one pointer, and neither filling nor emptying one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // OWN_PROCESS_WIDE marks state that must exist once per process: the hazard records of
 // atomic_shared_ptr, the locks of the shared_ptr atomic free functions, the concurrent pools' id
 // counter and per-thread cache tables. A header-only library's inline variables get one definition

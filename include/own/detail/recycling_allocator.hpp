@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A stateless Allocator that keeps a few freed blocks of each size per thread and hands them out
 // again, for the small fixed-size nodes that atomic_shared_ptr makes on every store (and that a
 // local_shared_ptr group made from a shared_ptr needs): a pop or push of a thread-local list instead

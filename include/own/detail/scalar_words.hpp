@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // detail::scalar_words(a, b, ...) makes the optimiser treat each value as unknown and held in its
 // own general-purpose register, which costs no instruction.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The free functions for atomic access to a plain shared_ptr object (atomic_load(&p),
 // atomic_store(&p, r), atomic_exchange, atomic_compare_exchange_*, their _explicit forms and
 // atomic_is_lock_free), which std declares for std::shared_ptr in <memory>: included at the end of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The free lists of object pools: LIFO stacks of slots linked through the slot's `next` word.
 //  - plain_slot_stack: one thread.
 //  - atomic_slot_stack: a lock-free Treiber stack for any number of threads. Slots are never freed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Keeping slow paths out of the fast path's way.
 //  - OWN_NOINLINE keeps a slow path out of line, so that the fast path it branches from stays a few
 //    instructions with no register saves (inlined, the slow path's register pressure leaks into the

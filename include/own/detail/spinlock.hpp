@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A lock for critical sections of a few instructions that cannot fail, needs no initialisation at
 // run time and no destruction (it keeps working from static destructors at exit): the shared_ptr
 // atomic free functions' lock table and the default heap's process-wide state.

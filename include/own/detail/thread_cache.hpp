@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // One thread's cache of one concurrent pool's blocks, after Bonwick's magazines: a "loaded" magazine
 // that allocate() pops and deallocate() pushes, and a "previous" one that is either empty or full.
 // When loaded runs dry, a full previous takes its place, else the depot refills it; when loaded is

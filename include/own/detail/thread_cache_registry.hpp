@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Who owns a concurrent pool's thread caches, and how a thread finds its cache in O(1).
 //
 // Finding, in plain thread_local storage (trivial, so access needs no TLS guard):

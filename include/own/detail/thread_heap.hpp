@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The default heap: where own's factories and control blocks get their memory when no allocator is
 // given (see <own/heap.hpp> for the contract).
 //
