@@ -4,7 +4,7 @@
 # Usage: scripts/bootstrap.sh [test|bench]   (default: test)
 set -euo pipefail
 what=${1:-test}
-packages=(cmake ninja-build g++ clang-14 libclang-rt-14-dev googletest libgtest-dev libgmock-dev valgrind)
+packages=(cmake ninja-build g++ clang-14 libclang-rt-14-dev googletest libgtest-dev libgmock-dev valgrind pkg-config)
 if [ "$what" = bench ]; then
   packages+=(libbenchmark-dev libboost-dev libgoogle-perftools-dev libjemalloc-dev libmimalloc-dev
              python3 python3-matplotlib)

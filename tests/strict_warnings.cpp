@@ -15,6 +15,7 @@
 #include <own/pool_allocator.hpp>
 #include <own/pool_options.hpp>
 #include <own/shared_ptr.hpp>
+#include <own/version.hpp>
 
 #include <list>
 #include <memory>

@@ -18,3 +18,4 @@
 #include "pool.hpp"
 #include "pool_allocator.hpp"
 #include "shared_ptr.hpp"
+#include "version.hpp"
