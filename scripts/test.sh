@@ -7,7 +7,9 @@
 #   asan      gcc C++20, ASan+UBSan with leak checking, checked mode
 #   tsan      clang C++17, ThreadSanitizer
 #   clang     clang C++20, checked mode
-#             (so the four compile the C++17/C++20 x gcc/clang matrix, and each runs every test)
+#             (so the four compile the C++17/C++20 x gcc/clang matrix, and each runs every test;
+#             among the tests, consumer_find_package configures, builds and installs own as the
+#             README's Install section says on a machine without GoogleTest, then uses the package)
 #   fuzz      the ownership fuzzer for $OWN_FUZZ_SECONDS (default 60) seconds (fuzz/run.sh)
 #   valgrind  memcheck over the release build's test executables (death tests and fork tests
 #             excluded, stress tests shrunk: valgrind runs threads one at a time)
