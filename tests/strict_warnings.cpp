@@ -42,7 +42,7 @@ struct buffer {
 };
 
 struct item_pool {
-  std::vector<widget*> returned;
+  std::vector<widget*> returned{};
 };
 void reclaim_managed_object(item_pool* pool, widget* p) { pool->returned.push_back(p); }
 

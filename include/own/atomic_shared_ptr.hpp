@@ -120,6 +120,8 @@
 // and exp7 atomic rows of docs/benchmarks.md (bench/atomic_shared_ptr_bench.cpp, beyond_seeds.cpp).
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <atomic>
 #include <cstddef>
 #include <new>
@@ -128,6 +130,13 @@
 #include "detail/hazard_slots.hpp"
 #include "detail/recycling_allocator.hpp"
 #include "shared_ptr.hpp"
+
+// The atomics' operator= return void, as std::atomic's do; gcc's -Weffc++ would have them return
+// *this (a reference to the atomic, which std deliberately does not hand out).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Weffc++"
+#endif
 
 namespace own {
 namespace detail {
@@ -418,6 +427,10 @@ class atomic_weak_ptr : public detail::bases::atomic_smart_ptr<weak_ptr<T>> {
 };
 
 }  // namespace own
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #if __cplusplus >= 202002L
 // std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>>: own::atomic_shared_ptr and

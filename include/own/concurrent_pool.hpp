@@ -27,6 +27,8 @@
 // and own::pool_allocator reaches it with no virtual call.
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <cstdint>
 #include <memory_resource>

@@ -43,6 +43,8 @@
 //   own::heap::trim();                                        // free pages back to the system
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <chrono>
 #include <cstddef>
 #include <limits>

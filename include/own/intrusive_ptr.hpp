@@ -59,6 +59,8 @@
 //   aborts.
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>

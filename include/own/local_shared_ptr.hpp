@@ -32,6 +32,8 @@
 // array forms (make_shared's: value-initialised or copies of an initial value; _for_overwrite).
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <functional>
 #include <iosfwd>

@@ -38,6 +38,8 @@
 // -fsanitize=function, reports it).
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <memory>
 #include <type_traits>

@@ -16,6 +16,8 @@
 //   map[1] = 2;
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <memory_resource>
 

@@ -35,6 +35,8 @@
 // destroying a pool with objects still out, print what happened and abort.
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <functional>
 #include <memory_resource>

@@ -7,6 +7,8 @@
 //   auto p = own::make_shared<int>(42);  // and every other own facility
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include "atomic_shared_ptr.hpp"
 #include "concurrent_pool.hpp"
 #include "heap.hpp"

@@ -21,6 +21,8 @@
 // Not thread-safe: use own::concurrent_pool to share a pool between threads.
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <memory_resource>
 

@@ -15,6 +15,8 @@
 //                                                        // 400 bytes: from the pool's upstream
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <limits>
 #include <new>

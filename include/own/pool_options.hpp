@@ -14,6 +14,8 @@
 //   pool.deallocate(p);
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 
 namespace own {

@@ -31,6 +31,8 @@
 // shared_ptr<U[N]> print a message and abort.
 #pragma once
 
+#include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
+
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
@@ -583,7 +585,7 @@ class enable_shared_from_this {
   template <class>
   friend class shared_ptr;
   friend struct detail::shared_access;
-  mutable weak_ptr<T> weak_this_;
+  mutable weak_ptr<T> weak_this_{};
 };
 
 template <class Y>

@@ -26,7 +26,7 @@ class adaptive_mutex {
  private:
   static constexpr int spins = 32;
 
-  std::mutex mutex_;
+  std::mutex mutex_{};
 };
 
 }  // namespace own::detail

@@ -36,9 +36,8 @@ class block_memory {
  public:
   using allocator_type = rebind_alloc_t<Alloc, T>;
 
-  block_memory(const Alloc& a, std::size_t count) : alloc_(a), count_(count) {
-    raw_ = detail::to_raw_pointer(std::allocator_traits<allocator_type>::allocate(alloc_, count));
-  }
+  block_memory(const Alloc& a, std::size_t count)
+      : alloc_(a), count_(count), raw_(detail::to_raw_pointer(std::allocator_traits<allocator_type>::allocate(alloc_, count))) {}
   block_memory(const block_memory&) = delete;
   block_memory& operator=(const block_memory&) = delete;
   ~block_memory() {

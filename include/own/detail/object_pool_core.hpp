@@ -172,13 +172,13 @@ class object_pool_core {
     upstream_->deallocate(c, chunk::bytes(c->size), alignof(slot) > alignof(chunk) ? alignof(slot) : alignof(chunk));
   }
 
-  FreeStack<slot> free_;
+  FreeStack<slot> free_{};
   creator_type creator_;
   resetter_type resetter_;
   std::pmr::memory_resource* upstream_;
   chunk* chunks_ = nullptr;
   std::atomic<std::size_t> capacity_{0};  // written under the growth lock, read anywhere
-  GrowthLock growth_;
+  GrowthLock growth_{};
   bool fixed_;
 };
 

@@ -22,6 +22,8 @@ class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage
  public:
   pointer_block(P p, D&& d, const A& a) noexcept
       : control_block(&ops), deleter_storage(std::move(d)), allocator_storage(a), ptr_(p) {}
+  pointer_block(const pointer_block&) = delete;
+  pointer_block& operator=(const pointer_block&) = delete;
 
  private:
   static pointer_block* self(control_block* b) noexcept { return static_cast<pointer_block*>(b); }

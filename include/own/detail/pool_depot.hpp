@@ -203,13 +203,13 @@ class pool_depot {
     while (magazine* m = pop(list)) chunks_.upstream()->deallocate(m, magazine_bytes(), alignof(magazine));
   }
 
-  mutable adaptive_mutex mutex_;
+  mutable adaptive_mutex mutex_{};
   chunk_store chunks_;
   const std::size_t capacity_;
   magazine* full_ = nullptr;
   std::size_t parked_ = 0;  // full magazines
   magazine* empty_ = nullptr;
-  block_list loose_;
+  block_list loose_{};
 };
 
 }  // namespace own::detail

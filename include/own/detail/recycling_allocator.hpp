@@ -26,7 +26,7 @@ template <std::size_t Size>
 class recycled_blocks {
   // A freed block, linked into the thread's list through its first word.
   struct free_block {
-    std::atomic<free_block*> next;
+    std::atomic<free_block*> next{nullptr};
   };
   static_assert(Size >= sizeof(free_block), "a free block holds the next link");
 

@@ -147,7 +147,7 @@ class alignas(64) thread_cache {
   std::atomic<const std::atomic<void**>*> owner_top_{nullptr};  // the top, while checked out
 
  public:
-  std::mutex mutex;
+  std::mutex mutex{};
   bool pool_alive = true;        // guarded by mutex; false once the pool is destroyed
   bool thread_attached = true;   // guarded by mutex; false once the owner thread has exited
   thread_cache* next = nullptr;  // the pool's registry list, guarded by the registry's mutex

@@ -319,7 +319,7 @@ class thread_cache_list {
   }
 
  private:
-  std::vector<cache_slot> caches_;
+  std::vector<cache_slot> caches_{};
 };
 
 // Constructed on a thread's first registration with any pool (the slow path), destroyed at its exit.
@@ -451,7 +451,7 @@ class cache_registry {
     return cache;
   }
 
-  mutable std::mutex mutex_;
+  mutable std::mutex mutex_{};
   thread_cache* head_ = nullptr;
   pool_depot& depot_;
   const std::uint64_t pool_id_;
