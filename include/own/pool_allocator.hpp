@@ -22,6 +22,7 @@
 #include <new>
 #include <type_traits>
 
+#include "detail/allocator_adapter.hpp"
 #include "detail/checked.hpp"
 
 namespace own {
@@ -55,6 +56,13 @@ class pool_allocator {
 
  private:
   Pool* pool_;
+
+  // Own's pools name pool_allocator as their allocator_type and let it call them directly. (Last in
+  // the class, so that clang has declared the members above when the assertion fails and reports
+  // nothing else about them.)
+  static_assert(detail::has_allocator_type<Pool>::value,
+                "own::pool_allocator<T, Pool> needs one of own's pools as Pool (pool, concurrent_pool, multipool, "
+                "concurrent_multipool); for any other memory resource use std::pmr::polymorphic_allocator<T>");
 };
 
 template <class T, class U, class Pool>

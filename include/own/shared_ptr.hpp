@@ -235,6 +235,14 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   // Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
   shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
+  // shared_ptr<T>(p, &pool) would take &pool for the deleter, which a pool or memory resource can never
+  // be: said in one error, rather than as a failed overload resolution.
+  template <class Y, class Source, std::enable_if_t<detail::is_memory_source_v<Source>, int> = 0>
+  shared_ptr(Y*, Source*) {
+    static_assert(sizeof(Source) == 0,
+                  "own: shared_ptr<T>(p, &pool) has no deleter; pass one before the pool: "
+                  "shared_ptr<T>(p, own::default_deleter(), &pool)");
+  }
   // The nullptr_t forms check d(nullptr) in a trailing parameter, not in the template's parameter
   // list: with a Y* argument, deduction fails on its conversion to nullptr_t first (CWG 1391) and
   // the check is never made. Made in the template's parameter list, it would call a generic lambda

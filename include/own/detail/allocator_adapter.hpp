@@ -18,6 +18,11 @@ struct has_allocator_type : std::false_type {};
 template <class T>
 struct has_allocator_type<T, std::void_t<typename T::allocator_type>> : std::true_type {};
 
+// Own's pools and std::pmr::memory_resource: what own takes by pointer where an allocator goes.
+template <class T>
+inline constexpr bool is_memory_source_v =
+    has_allocator_type<T>::value || std::is_base_of_v<std::pmr::memory_resource, T>;
+
 template <class A, class = void>
 struct allocator_adapter {
   using type = A;
@@ -35,6 +40,18 @@ struct allocator_adapter<Resource*, std::enable_if_t<std::is_base_of_v<std::pmr:
                                                      !has_allocator_type<Resource>::value>> {
   using type = std::pmr::polymorphic_allocator<std::byte>;
   static type adapt(Resource* resource) noexcept { return type(resource); }
+};
+
+// A pool or memory resource passed by value (allocate_shared<T>(pool) for (&pool)) is no Allocator;
+// said in one error here rather than many from inside std::allocator_traits. `type` stays usable so
+// that nothing else is reported.
+template <class Source>
+struct allocator_adapter<Source, std::enable_if_t<is_memory_source_v<Source>>> {
+  static_assert(sizeof(Source) == 0,
+                "own: pass a pointer to the pool or memory resource, not the object: "
+                "allocate_shared<T>(&pool, args...), shared_ptr<T>(p, d, &pool)");
+  using type = std::allocator<std::byte>;
+  static type adapt(const Source&) noexcept { return type(); }
 };
 
 template <class A>
