@@ -1,0 +1,139 @@
+"""What each experiment is: its title, its seed and the paragraph that introduces it."""
+
+EXPERIMENTS = [
+    {
+        "id": "exp1",
+        "title": "N1851 Appendix A: constructing a shared pointer, with and without pools",
+        "seed": "n1851-improving-tr1-smart-pointers.txt",
+        "intro": (
+            "Kliatchko and Rocha (Bloomberg, 2005) timed 5 million constructions and destructions of a "
+            "shared pointer - basic constructor, deleter constructor, and the object housed in-place in the "
+            "count's block - with no pool, a non-threaded and a threaded pool, in one- and two-thread "
+            "programs, against boost::shared_ptr with BOOST_SP_USE_QUICK_ALLOCATOR. We run the whole grid "
+            "for own, Boost (quick allocator; and `boost_plain` without it, from a second executable) and "
+            "std. Pools: own::pool / own::concurrent_pool for own; std::pmr::unsynchronized / "
+            "synchronized_pool_resource for std and Boost. The paper's figures (its Results table, in "
+            "bench/data/n1851_appendix_a.json) are shown as its ratio to Boost's basic constructor, beside ours."
+        ),
+        "own_configured": r"pool",  # cases whose own row is given a pool or resource
+        "floor_case": "floor",
+        "seed_data": "n1851_appendix_a.json",
+    },
+    {
+        "id": "exp2",
+        "title": "Boost Smart Pointer Timings: initialisation, copies, containers, sizes",
+        "seed": "boost-smart-pointer-timings.txt",
+        "intro": (
+            "Collings et al. (Boost, 2000) timed making a smart pointer from a raw pointer plus n amortised "
+            "copies (half copy-constructions, half assignments) and fitted a line: cost of initialisation, "
+            "cost per copy; then filled and sorted a vector and a list of 300,000 pointers; and compared "
+            "pointer sizes. Simple counted = std::shared_ptr(new) and own::shared_ptr(new); special counted = "
+            "own_pool (count from an own::pool) and std_pool (count from a pmr pool); intrusive = "
+            "own_intrusive, boost_intrusive; local = own_local, boost_local; plus raw, dumb and the floor. "
+            "As in the seed, allocating the pointee is not timed, freeing it is. The seed's linked and "
+            "cyclic pointers have no counterpart here."
+        ),
+        "untimed": r"^sizeof$",  # cases whose rows report a counter, not a time
+        "floor_case": None,
+    },
+    {
+        "id": "exp3",
+        "title": "Memory and performance overhead of smart pointers",
+        "seed": "memory-and-performance-overhead-of-smart-pointers.txt",
+        "intro": (
+            "Grimm timed 100,000,000 creations and destructions of an int with new/delete, unique_ptr(new), "
+            "make_unique, shared_ptr(new) and make_shared, and discussed the memory overhead. We run the "
+            "same loop (quick mode: 2,000,000) for std and own, own's pooled forms and managed_ptr (shown "
+            "under make_unique, its std counterpart), and measure bytes of heap per live object over "
+            "100,000 live objects (glibc mallinfo2 deltas plus own's default heap's pages in use, allocator headers and size-class rounding included) plus sizeof the pointer. "
+            "The std+<allocator> rows loop 2,000,000 times (per-operation times are what is compared)."
+        ),
+        "floor_case": "make_shared",
+        "reference": ("new_delete", "std", "÷ new/delete"),
+    },
+    {
+        "id": "exp4",
+        "title": "Constructing a shared_ptr to a packet: six ways, the hidden memset, two threads",
+        "seed": "shared-ptr-construction-methods-zh.txt",
+        "intro": (
+            "A Chinese blog post (10 GbE, ~1M packets/s, each owned by a shared_ptr) timed make_shared, "
+            "shared_ptr(new T), shared_ptr over a pooled object, allocate_shared with a pool, new/delete and a "
+            "raw pool, and found a hidden memset in one library's allocate_shared. Our packet is a trivial "
+            "1508-byte struct, so make_shared/allocate_shared value-initialise (zero) it by the standard's "
+            "rules while the _for_overwrite forms do not: the memset, made visible. Pools are thread-safe as "
+            "in the seed (std::pmr::synchronized_pool_resource, own::concurrent_pool). 'handoff' rows make "
+            "the packet on one thread and drop it on another."
+        ),
+        "own_configured": r"pool",  # cases whose own row is given a pool or resource
+        "floor_case": "make_shared_for_overwrite",
+        "seed_data": "construction_methods.json",
+    },
+    {
+        "id": "exp5",
+        "title": "Stack, heap, pool",
+        "seed": "stack-heap-pool.txt",
+        "intro": (
+            "The seed timed getting 1000 zeroed 1 MB objects from the stack, the heap and its own Pool "
+            "(which pre-constructs all N objects and finds free ones by linear scan), plus the pool's "
+            "construction. We reimplemented that pool from its description (seed_pool) and add "
+            "own::object_pool and the floor; then the same with 10,000 64-byte objects, where the scans "
+            "show. One operation = get all N objects, touch each, give all back (std = new/delete; the "
+            "stack holds one at a time). Quick mode uses 100 big objects."
+        ),
+        "own_configured": r".",  # cases whose own row is given a pool or resource
+        "floor_case": None,
+    },
+    {
+        "id": "exp6",
+        "title": "Beyond the seeds: threads, hand-off, std::pmr, atomic shared pointers",
+        "seed": None,
+        "intro": (
+            "Two threads creating and destroying at once; cross-thread hand-off through an SPSC ring; "
+            "std::pmr pool resources under std::allocate_shared and own (as a polymorphic_allocator, and "
+            "as a plain memory_resource* - own_resource); and atomic shared pointers (std::atomic<"
+            "std::shared_ptr> of libstdc++ 12, boost::atomic_shared_ptr, own::atomic_shared_ptr) loading, "
+            "storing, and one thread storing while the other loads. Read boost's two-thread atomic rows as "
+            "threads taking turns: Boost 1.74's atomic_shared_ptr guards its pointer with a spinlock that "
+            "sleeps (nanosleep) once it has spun, and strace shows those rows sleeping while std's and "
+            "own's never do, so one thread mostly runs alone there."
+        ),
+        "own_configured": r"^pmr_",  # cases whose own row is given a pool or resource
+        "floor_case": None,
+    },
+    {
+        "id": "exp7",
+        "title": "Components: the performance targets of each own facility",
+        "seed": None,
+        "intro": (
+            "One benchmark file per facility, each against the std (or usual) way in the same process: "
+            "shared_ptr creation, copies and weak locks; managed_ptr against std::unique_ptr<T, void(*)(T*)> "
+            "returning to the same free list, moves (their floor: the least any owner of four words, managed_ptr's "
+            "size, can do in a move; floor_two_words: the same for two words, unique_ptr's size), and the "
+            "shared -> managed -> shared round trip against "
+            "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
+            "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches, "
+            "two sizes in turn (pool_two_sizes: a 24-byte then a 100-byte pair per round, from two pools or "
+            "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std) and "
+            "std::pmr pool resources."
+        ),
+        "floor_case": None,
+    },
+    {
+        "id": "exp8",
+        "title": "Application workloads: what swapping std:: for own:: gives a whole program",
+        "seed": None,
+        "intro": (
+            "Four small programs shaped like real users' (bench/application_workloads.cpp), each timed end to end "
+            "(wall time of one whole run): a document tree of a million nodes built depth-first, each node "
+            "followed by a payload of 24-200 bytes, walked, a quarter of it deep-copied, and freed (its phases "
+            "timed on their own: walking and copying are where locality shows); a message pipeline (one producer, "
+            "two consumers, messages of 64-1000 bytes); an LRU cache of 10,000 values used by two threads that "
+            "also keep weak_ptr observers; a persistent (path-copying) map whose versions share nodes. `std` is "
+            "std::shared_ptr with the process's malloc (glibc; tcmalloc, jemalloc and mimalloc in their own "
+            "processes), `own` is own::shared_ptr with nothing else changed (its default heap), `own_pool` adds "
+            "a concurrent_multipool as a user would. Peak RSS: the resident memory a fresh process running the "
+            "workload once reaches above where it started."
+        ),
+        "floor_case": None,
+    },
+]
