@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// Experiment 2: Boost "Smart Pointer Timings" (Gavin Collings, 2000-2001; seed:
-// boost-smart-pointer-timings.txt).
+// Experiment 2: Boost "Smart Pointer Timings" (Gavin Collings, 2000-2001, Boost Smart
+// Pointer documentation; cited in bench/data/sources.json).
 //
 // (a) Initialisation plus n amortised copies: a pointer is made from a raw pointer, copied n times
 //     (n/2 copy constructions, n/2 assignments), and every copy and the original are released. As in

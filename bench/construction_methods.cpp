@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// Experiment 4: ways of constructing a shared_ptr to a packet (seed: shared-ptr-construction-methods-zh.txt,
-// "几种构造shared_ptr方式的性能比较以及vs2017库代码的一个BUG": at 10 GbE, ~1M packets/s, each packet owned
+// Experiment 4: ways of constructing a shared_ptr to a packet (seed: the Chinese blog
+// post "几种构造shared_ptr方式的性能比较以及vs2017库代码的一个BUG": at 10 GbE, ~1M packets/s, each packet owned
 // by a shared_ptr; it timed make_shared, shared_ptr(new T), shared_ptr over a pooled object,
 // allocate_shared with a pool, new/delete and a raw pool, and found a hidden memset in one library's
 // allocate_shared).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// Experiment 3: "Memory and Performance Overhead of Smart Pointers" (Rainer Grimm; seed:
-// memory-and-performance-overhead-of-smart-pointers.txt).
+// Experiment 3: "Memory and Performance Overhead of Smart Pointers" (Rainer Grimm, Modernes C++
+// blog; cited in bench/data/sources.json).
 //
 // (a) The seed's loop: 100,000,000 times create an int holding i and destroy it (quick mode: 2M), with
 //     new/delete, unique_ptr(new), make_unique, shared_ptr(new) and make_shared; std and own; plus

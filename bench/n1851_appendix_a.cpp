@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // Experiment 1: N1851 (Kliatchko, Rocha, 2005), Appendix A, "Performance comparison with
-// boost::shared_ptr" (seed: n1851-improving-tr1-smart-pointers.txt).
+// boost::shared_ptr" (WG21 paper N1851=05-0111; cited in bench/data/sources.json).
 //
 // The paper timed 5M constructions (and destructions) of a shared pointer: basic constructor
 // (p), deleter constructor (p, d) and in-place (the object housed in the count's block), each with no

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// Experiment 5: "Stack, Heap, Pool" (seed: stack-heap-pool.txt). The seed timed getting 1000 objects
+// Experiment 5: "Stack, Heap, Pool" (Bulldozer00's blog, 2015; cited in
+// bench/data/sources.json). The seed timed getting 1000 objects
 // of 1 MB (value-initialised, so zeroed) from the stack, the free store and its own Pool (which
 // pre-constructs all N objects and finds free ones by linear scan), plus the Pool's construction.
 // We add own::object_pool and the floor, and run the same at 10,000 small (64-byte) objects, where

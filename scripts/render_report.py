@@ -47,7 +47,7 @@ import os
 import sys
 
 from report import charts, summary, tables
-from report.experiments import EXPERIMENTS
+from report.experiments import EXPERIMENTS, cite
 from report.results import ROOT, Experiment, load, load_data
 
 
@@ -68,7 +68,7 @@ def render(results_dir, out_dir):
     if machine.get("mode") == "quick":
         doc.append("> **Quick mode**: small workloads and few repetitions, to check the plumbing. "
                    "Not for citing; `bash scripts/report.sh` makes the real report.\n")
-    doc.append("Each experiment reproduces a published one (the seeds in `/work/shared/seeds/`) on this machine, "
+    doc.append("Each experiment reproduces a published one (its *seed*, cited under its heading) on this machine, "
                "with `own` beside the peers it measured. Times are medians of repeated runs (single-thread rows: CPU "
                "time of the benchmark thread, robust to the shared machine; two-thread and hand-off rows: wall time "
                "per operation of all threads); the ratios, measured "
@@ -93,7 +93,8 @@ def render(results_dir, out_dir):
         m = exp.meta
         doc.append(f"## {eid}: {m['title']}\n")
         if m["seed"]:
-            doc.append(f"*Seed*: `{m['seed']}`. " + m["intro"] + "\n")
+            doc.append(f"*Seed*: {cite(m['seed'])}.\n")
+            doc.append(m["intro"] + "\n")
         else:
             doc.append(m["intro"] + "\n")
         if not exp.rows:
@@ -108,7 +109,7 @@ def render(results_dir, out_dir):
             doc.append(f"![{eid}](benchmarks/{chart})\n")
             charts.bar_chart(exp, exp.cases(), os.path.join(img_dir, f"{eid}_all.png"), f"{eid}: every row (medians)")
             doc.append(f"![{eid} all rows](benchmarks/{eid}_all.png)\n")
-            doc.append(f"*The seed's figures*: {data['source']}. {data['note']}" +
+            doc.append(f"*The seed's figures* come from {data['source']}. {data['note']}" +
                        (" The paper's 'Basic Constructor With Pool' is read as the threaded pool (its "
                         "'Non-Threaded Pool' row is separate)." if eid == "exp1" else "") + "\n")
         elif eid == "exp2":

@@ -1,10 +1,24 @@
-"""What each experiment is: its title, its seed and the paragraph that introduces it."""
+"""What each experiment is: its title, the published experiment it reproduces (its seed, cited from
+bench/data/sources.json) and the paragraph that introduces it."""
+
+import json
+import os
+
+from .results import DATA_DIR
+
+
+def cite(key):
+    """A seed as a reader can find it: title, authors, year, where it was published."""
+    with open(os.path.join(DATA_DIR, "sources.json")) as f:
+        s = json.load(f)[key]
+    return f"\"{s['title']}\", {s['authors']}, {s['year']}; {s['where']}"
+
 
 EXPERIMENTS = [
     {
         "id": "exp1",
         "title": "N1851 Appendix A: constructing a shared pointer, with and without pools",
-        "seed": "n1851-improving-tr1-smart-pointers.txt",
+        "seed": "n1851",
         "intro": (
             "Kliatchko and Rocha (Bloomberg, 2005) timed 5 million constructions and destructions of a "
             "shared pointer - basic constructor, deleter constructor, and the object housed in-place in the "
@@ -22,7 +36,7 @@ EXPERIMENTS = [
     {
         "id": "exp2",
         "title": "Boost Smart Pointer Timings: initialisation, copies, containers, sizes",
-        "seed": "boost-smart-pointer-timings.txt",
+        "seed": "boost_timings",
         "intro": (
             "Collings et al. (Boost, 2000) timed making a smart pointer from a raw pointer plus n amortised "
             "copies (half copy-constructions, half assignments) and fitted a line: cost of initialisation, "
@@ -39,7 +53,7 @@ EXPERIMENTS = [
     {
         "id": "exp3",
         "title": "Memory and performance overhead of smart pointers",
-        "seed": "memory-and-performance-overhead-of-smart-pointers.txt",
+        "seed": "modernescpp",
         "intro": (
             "Grimm timed 100,000,000 creations and destructions of an int with new/delete, unique_ptr(new), "
             "make_unique, shared_ptr(new) and make_shared, and discussed the memory overhead. We run the "
@@ -54,7 +68,7 @@ EXPERIMENTS = [
     {
         "id": "exp4",
         "title": "Constructing a shared_ptr to a packet: six ways, the hidden memset, two threads",
-        "seed": "shared-ptr-construction-methods-zh.txt",
+        "seed": "construction_methods_zh",
         "intro": (
             "A Chinese blog post (10 GbE, ~1M packets/s, each owned by a shared_ptr) timed make_shared, "
             "shared_ptr(new T), shared_ptr over a pooled object, allocate_shared with a pool, new/delete and a "
@@ -71,10 +85,10 @@ EXPERIMENTS = [
     {
         "id": "exp5",
         "title": "Stack, heap, pool",
-        "seed": "stack-heap-pool.txt",
+        "seed": "stack_heap_pool",
         "intro": (
-            "The seed timed getting 1000 zeroed 1 MB objects from the stack, the heap and its own Pool "
-            "(which pre-constructs all N objects and finds free ones by linear scan), plus the pool's "
+            "Bulldozer00 timed getting 1000 zeroed 1 MB objects from the stack, the heap and a Pool of "
+            "its own (which pre-constructs all N objects and finds free ones by linear scan), plus the pool's "
             "construction. We reimplemented that pool from its description (seed_pool) and add "
             "own::object_pool and the floor; then the same with 10,000 64-byte objects, where the scans "
             "show. One operation = get all N objects, touch each, give all back (std = new/delete; the "

@@ -196,7 +196,7 @@ def exp2_tables(exp):
                 row = exp.get(c, impl, "") if impl else None
                 cells += [sr, fmt_ratio(*exp.ratio(row, exp.std_of(row))) if row else "-"]
             out.append("| " + " | ".join(cells) + " |")
-    out.append(f"\n*The seed's figures*: {seed['source']}. {seed['note']}\n")
+    out.append(f"\n*The seed's figures* come from {seed['source']}. {seed['note']}\n")
     return "\n".join(out), fits
 
 
