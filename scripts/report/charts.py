@@ -7,6 +7,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 from .results import Row, impl_rank, params_label
 
@@ -35,33 +36,36 @@ def bar_chart(exp, cases, path, title):
             panels.append((p, pc))
     if not panels:
         return False
+    any_noisy = any(r.unstable for r in exp.rows if r.case in cases and "+" not in r.impl)
     height = max(2.5, max(len(pc) * (0.18 * len(impls) + 0.25) for _, pc in panels) + 1.2)
     fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels) + 2, height), squeeze=False)
     width = 0.8 / max(1, len(impls))
     for ax, (p, pc) in zip(axes[0], panels):
         for k, impl in enumerate(impls):
-            ys, xs = [], []
+            ys, xs, noisy = [], [], []
             for j, case in enumerate(pc):
                 row = exp.get(case, impl, p)
                 if row is not None:
                     ys.append(j + (k - (len(impls) - 1) / 2) * width)
                     xs.append(row.ns)
+                    noisy.append(row.unstable)
             if xs:
-                ax.barh(ys, xs, height=width, color=impl_colour(impl, impls), label=impl)
+                bars = ax.barh(ys, xs, height=width, color=impl_colour(impl, impls), label=impl)
+                for bar, flag in zip(bars, noisy):
+                    if flag:
+                        bar.set_hatch("///")
         ax.set_yticks(range(len(pc)))
         ax.set_yticklabels(pc, fontsize=8)
         ax.invert_yaxis()
         ax.set_xscale("log")
-        ax.set_xlabel("median ns per operation (log; shorter is better)", fontsize=8)
+        ax.set_xlabel("median ns per operation (log; shorter is better)"
+                      + ("; hatched: spread over ±20%" if any_noisy else ""), fontsize=8)
         ax.set_title(params_label(p) if len(panels) > 1 or p else "", fontsize=9)
         ax.grid(axis="x", which="both", alpha=0.3)
-    handles, labels = [], []
-    for ax in axes[0]:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            if l not in labels:
-                handles.append(h)
-                labels.append(l)
-    fig.legend(handles, labels, fontsize=8, loc="upper right", ncol=min(6, len(labels)))
+    # Plain patches for the legend: a bar's own handle would carry the hatching of its first bar.
+    handles = [Patch(color=impl_colour(i, impls), label=i) for i in impls
+               if any(exp.get(c, i, p) for p, pc in panels for c in pc)]
+    fig.legend(handles=handles, fontsize=8, loc="upper right", ncol=min(6, len(handles)))
     fig.suptitle(title, fontsize=10, x=0.01, ha="left")
     fig.tight_layout(rect=(0, 0, 1, 0.93))
     fig.savefig(path, dpi=110)

@@ -62,6 +62,7 @@ EXPERIMENTS = [
             "100,000 live objects (glibc mallinfo2 deltas plus own's default heap's pages in use, allocator headers and size-class rounding included) plus sizeof the pointer. "
             "The std+<allocator> rows loop 2,000,000 times (per-operation times are what is compared)."
         ),
+        "untimed": r"^bytes_",  # cases whose rows report bytes per object, not a time
         "floor_case": "make_shared",
         "reference": ("new_delete", "std", "÷ new/delete"),
     },

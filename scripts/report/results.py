@@ -11,6 +11,10 @@ DATA_DIR = os.path.join(ROOT, "bench", "data")  # the seeds' own figures, each f
 
 DROP_PARAM = re.compile(r"^(real_time|process_time|manual_time|iterations:\d+|repeats:\d+|min_time:.*)$")
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# A row whose repetitions spread wider than this (coefficient of variation) is flagged in the tables and
+# charts and never decides a headline or a verdict: on this shared machine such a row has been seen to
+# move by 3x between runs (issue #15), which would flip a conclusion drawn from it.
+UNSTABLE_CV = 0.20
 
 
 class Row:
@@ -22,6 +26,10 @@ class Row:
         self.missing = None  # the error message, for rows whose own counterpart has not landed
         self.order = (0, 0, 0)  # (file, benchmark family, instance): registration order
         self.clock = "cpu_time"
+
+    @property
+    def unstable(self):
+        return self.cv is not None and self.cv > UNSTABLE_CV
 
     @property
     def family(self):
@@ -98,6 +106,13 @@ def fmt_ns(ns):
     if ns >= 100:
         return f"{ns:,.0f} ns"
     return f"{ns:.2f} ns"
+
+
+def fmt_spread(row):
+    """The row's spread across repetitions, flagged (⚠) past UNSTABLE_CV."""
+    if row.cv is None:
+        return ""
+    return f" ±{row.cv * 100:.0f}%" + (" ⚠" if row.unstable else "")
 
 
 def fmt_ratio(r, cross=False):

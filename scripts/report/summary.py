@@ -6,104 +6,66 @@ import json
 import os
 import re
 
-from .results import Row, fmt_ns, fmt_ratio, missing_text, params_label
-from .tables import exp2_fits
+from . import compare
+from .results import fmt_ns, fmt_ratio, params_label
+
+
+def case_label(case, params):
+    return f"`{case}`" + (f" ({params_label(params)})" if params else "")
 
 
 def headline(exps):
-    """One line per experiment: own ÷ std for each case, in one process."""
-    out = ["| experiment | case | own row | own ÷ std | own ÷ floor |", "|---|---|---|---|---|"]
-    picks = [
-        ("exp1", "basic", "own", "threads:1"), ("exp1", "inplace", "own", "threads:1"),
-        ("exp1", "inplace_nonthreaded_pool", "own", "threads:1"), ("exp1", "inplace_threaded_pool", "own", "threads:2"),
-        ("exp3", "make_shared", "own", ""), ("exp3", "make_shared", "own_pool", ""),
-        ("exp3", "make_unique", "own_managed", ""),
-        ("exp4", "make_shared_for_overwrite", "own", ""), ("exp4", "allocate_shared_pool", "own", "handoff"),
-        ("exp5", "small_acquire", "own", ""), ("exp5", "big_acquire", "own", ""),
-        ("exp6", "create_destroy", "own", "threads:2"), ("exp6", "handoff", "own", ""),
-        ("exp6", "pmr_unsync", "own_resource", ""), ("exp6", "atomic_load", "own", "threads:2"),
-        ("exp7", "managed_move", "own", ""), ("exp7", "managed_create_destroy", "own", ""),
-    ]
-    for eid, case, impl, params in picks:
-        exp = exps.get(eid)
-        if exp is None:
-            continue
-        row = exp.index.get((case, impl, params))
-        label = f"`{case}`" + (f" ({params_label(params)})" if params else "")
-        if row is None:
-            continue
-        if row.missing:
-            out.append(f"| {eid} | {label} | `{impl}` | {missing_text(row)} | |")
-        else:
-            out.append(f"| {eid} | {label} | `{impl}` | {fmt_ratio(*exp.ratio(row, exp.std_of(row)))} | "
-                       f"{fmt_ratio(*exp.ratio(row, exp.floor_of(row)))} |")
-    exp2 = exps.get("exp2")
-    if exp2 is not None and exp2.rows:
-        fits = exp2_fits(exp2)
-        std_fit = fits.get("std")
-        floor_fit = fits.get("floor")
-        for impl in ("own", "own_pool", "own_intrusive", "own_local"):
-            f = fits.get(impl)
-            if f is None:
-                continue
-            if isinstance(f, Row):
-                out.append(f"| exp2 | per copy (fitted) | `{impl}` | {missing_text(f)} | |")
-                continue
-            if f[0] is None or not isinstance(std_fit, tuple) or std_fit[0] is None:
-                continue
-            b = f[0][1]
-            to_std = fmt_ratio(b / std_fit[0][1]) if b > 0 and std_fit[0][1] > 0 else "-"
-            to_floor = (fmt_ratio(b / floor_fit[0][1]) if isinstance(floor_fit, tuple) and floor_fit[0]
-                        and b > 0 and floor_fit[0][1] > 0 else "-")
-            out.append(f"| exp2 | per copy (fitted) | `{impl}` | {to_std} | {to_floor} |")
-    return "\n".join(out)
+    """For every case, own's best row ÷ the best peer row (compare.verdicts), wins and losses alike,
+    sorted from own's largest lead to its largest deficit."""
+    vs = compare.verdicts(exps)
+    judged = sorted((v for v in vs if v.judged), key=lambda v: v.ratio)
+    ahead = sum(v.ratio < 1 for v in judged)
+    out = [f"own's best row is faster than the best peer's in {ahead} of {len(judged)} cases and slower or level "
+           f"in {len(judged) - ahead}" + (f"; {len(vs) - len(judged)} more are not judged (below)" if len(vs) > len(judged)
+                                           else "") + ".\n",
+           "| own ÷ best peer | experiment | case | own's best row | best peer row |", "|---|---|---|---|---|"]
+    for v in judged:
+        out.append(f"| {fmt_ratio(v.ratio, v.cross)} | {v.exp} | {case_label(v.case, v.params)} | `{v.own.impl}` "
+                   f"{fmt_ns(v.own.ns)} | `{v.peer.impl}` {fmt_ns(v.peer.ns)} |")
+    unjudged = [v for v in vs if not v.judged]
+    if unjudged:
+        out.append("\nNot judged, because own's best row or the best peer row spreads more than ±20% (re-run with "
+                   "more repetitions to decide): "
+                   + "; ".join(f"{v.exp} {case_label(v.case, v.params)} ({v.why_not})" for v in unjudged) + ".")
+    return "\n".join(out) + "\n"
 
 
 def swap_headline(exps):
-    """The user's question: what does replacing std:: by own::, and changing nothing else, give? Every
-    case with both an `own` row and a `std` row, except those where own is given a pool or a resource
-    (the experiment's "own_configured" cases), made by rule,
-    wins and losses alike: own ÷ std in one process, and own ÷ the best std+<allocator> row (in that
-    allocator's process where own ran there too, else across processes, †)."""
+    """compare.swaps as a table, wins and losses alike."""
     out = ["| experiment | case | own ÷ std | own ÷ best malloc peer |", "|---|---|---|---|"]
-    wins = losses = 0
-    lost = []
-    for eid, exp in exps.items():
-        configured = exp.meta.get("own_configured")
-        for case in exp.cases():
-            if configured and re.search(configured, case):
-                continue  # own given a pool or a resource: not the default path
-            if exp.meta.get("untimed") and re.search(exp.meta["untimed"], case):
-                continue
-            for p in exp.params(case):
-                own, std = exp.get(case, "own", p), exp.get(case, "std", p)
-                if own is None or std is None:
-                    continue
-                r, cross = exp.ratio(own, std)
-                wins, losses = wins + (r < 1), losses + (r >= 1)
-                label = f"`{case}`" + (f" ({params_label(p)})" if p else "")
-                if r >= 1:
-                    lost.append(f"{eid} {label}")
-                best = None
-                for alloc in ("tcmalloc", "jemalloc", "mimalloc"):
-                    peer = exp.get(case, "std+" + alloc, p)
-                    if peer is None:
-                        continue
-                    mine = exp.get(case, "own+" + alloc, p) or own
-                    ratio, c = exp.ratio(mine, peer)
-                    if best is None or ratio > best[0]:
-                        best = (ratio, c, alloc)
-                peer_cell = f"{fmt_ratio(best[0], best[1])} (std+{best[2]})" if best else "-"
-                out.append(f"| {eid} | {label} | {fmt_ratio(r, cross)} | {peer_cell} |")
-    summary = (f"own's default path is faster than std in {wins} of {wins + losses} cases"
-               + (f"; slower or level in: {', '.join(lost)}." if lost else ".") +
-               " The malloc peer column compares own with the fastest of std + tcmalloc, jemalloc and mimalloc "
-               "(the allocator a user could preload instead).\n")
+    sw = compare.swaps(exps)
+    judged = [s for s in sw if s.judged]
+    lost = [f"{s.exp} {case_label(s.case, s.params)}" for s in judged if s.ratio >= 1]
+    for s in sw:
+        cell = (fmt_ratio(s.ratio, s.cross) if s.judged else
+                f"{fmt_ratio(s.ratio, s.cross)} ⚠ not judged (spread ±{max(s.own.cv or 0, s.std.cv or 0) * 100:.0f}%)")
+        peer = (f"{fmt_ratio(s.malloc[0], s.malloc[1])} (std+{s.malloc[2]})" + (" ⚠ not judged" if s.malloc[3] else "")
+                if s.malloc else "-")
+        out.append(f"| {s.exp} | {case_label(s.case, s.params)} | {cell} | {peer} |")
+    summary = (f"own's default path is faster than std in {len(judged) - len(lost)} of {len(judged)} judged cases"
+               + (f"; slower or level in: {', '.join(lost)}" if lost else "")
+               + (f" ({len(sw) - len(judged)} not judged: a row's spread exceeds ±20%)" if len(sw) > len(judged) else "")
+               + ". The malloc peer column compares own with the fastest row of std + tcmalloc, jemalloc and "
+               "mimalloc (the allocator a user could preload instead).\n")
     return summary + "\n" + "\n".join(out) + "\n"
 
 
-def pool_targets(exps):
-    """The pool facility's speed targets, each computed from this run's rows (no number typed in)."""
+def met(ok, *rows):
+    """A target's verdict, withheld when a row it rests on spreads too widely to decide it."""
+    noisy = [r for r in rows if r.unstable]
+    if noisy:
+        return f"not judged (⚠ spread ±{max(r.cv for r in noisy) * 100:.0f}%)"
+    return "yes" if ok else "no"
+
+
+def pool_targets(exps, quick):
+    """The pool facility's speed targets, each computed from this run's rows (no number typed in); `quick`:
+    the run's smaller workloads (exp5: 100 big objects, not 1000)."""
     def row(eid, case, impl, params=""):
         exp = exps.get(eid)
         return exp.get(case, impl, params) if exp else None
@@ -121,7 +83,7 @@ def pool_targets(exps):
             value, ok = (f"{r:.1f}× faster" if r >= 1 else f"{1 / r:.1f}× slower") + ("†" if cross else ""), r >= goal
         else:
             value, ok = fmt_ratio(r, cross), r <= goal
-        out.append(f"| {target} | {where} | {value} | {'yes' if ok else 'no'} |")
+        out.append(f"| {target} | {where} | {value} | {met(ok, a, b)} |")
 
     # (where, own row, std::make_shared row, floor row); two-thread rows: wall time per operation of both threads
     create_destroy = [
@@ -144,7 +106,7 @@ def pool_targets(exps):
         check("create+destroy ≤ 1.3× the floor", where, own, floor, 1.3, False)
     pair = row("exp7", "pool_pair", "own_pool", "threads:1")
     out.append(f"| allocate+deallocate pair ≤ 1.5 ns | exp7 `own::pool` | {fmt_ns(pair.ns) if pair else '-'} | "
-               f"{'-' if pair is None else 'yes' if pair.ns <= 1.5 else 'no'} |")
+               f"{'-' if pair is None else met(pair.ns <= 1.5, pair)} |")
     check("pair ≥ 10× faster than `pmr::unsynchronized_pool_resource`", "exp7 `own::pool`",
           row("exp7", "pool_pair", "pmr_unsynchronized", "threads:1"), pair, 10, True)
     for where, (_, own1, _, _), (_, own2, std2, _) in (("exp1", create_destroy[2], create_destroy[3]),
@@ -158,7 +120,7 @@ def pool_targets(exps):
         check(f"hand-off ≥ {goal}× faster than `std{alloc}`" if goal > 1 else f"hand-off ahead of `std{alloc}`",
               f"exp6 `concurrent_pool`{' (in that process)' if alloc else ''}", row("exp6", "handoff", "std" + alloc),
               row("exp6", "handoff", "own_pool" + alloc), goal, True)
-    check("object_pool acquire/release ≥ 100× faster than the seed's linear-scan pool (1000 objects)",
+    check(f"object_pool acquire/release ≥ 100× faster than the seed's linear-scan pool ({100 if quick else 1000} objects)",
           "exp5 `big_acquire`", row("exp5", "big_acquire", "seed_pool"), row("exp5", "big_acquire", "own"), 100, True)
     return "\n".join(out) + "\n"
 

@@ -4,7 +4,7 @@ some experiments add."""
 import collections
 import math
 
-from .results import Row, fmt_ns, fmt_ratio, load_data, missing_text, params_label, row_key
+from .results import Row, fmt_ns, fmt_ratio, fmt_spread, load_data, missing_text, params_label, row_key
 
 
 def generic_table(exp, cases, extra=None):
@@ -35,8 +35,7 @@ def generic_table(exp, cases, extra=None):
                 elif row.ns is None:
                     cells += ["-"] * n
                 else:
-                    cv = f" ±{row.cv * 100:.0f}%" if row.cv is not None else ""
-                    cells.append(fmt_ns(row.ns) + cv)
+                    cells.append(fmt_ns(row.ns) + fmt_spread(row))
                     cells.append(fmt_ratio(*exp.ratio(row, exp.std_of(row))))
                     if any_floor:
                         cells.append(fmt_ratio(*exp.ratio(row, exp.floor_of(row))))
@@ -112,7 +111,7 @@ def exp2_fits(exp):
     return fits
 
 
-def exp2_tables(exp):
+def exp2_tables(exp, quick):
     out = []
     fits = exp2_fits(exp)
     std_fit = fits.get("std")
@@ -154,7 +153,7 @@ def exp2_tables(exp):
                    f"{pos_ratio(a, per(std_fit, 0))} | {pos_ratio(b, per(std_fit, 1))} | "
                    f"{pos_ratio(a, per(floor_fit, 0))} | {pos_ratio(b, per(floor_fit, 1))} | {tail}")
     out.append("")
-    out.append("**Container test** (300,000 pointers; quick mode 100,000)\n")
+    out.append(f"**Container test** ({'100,000' if quick else '300,000'} pointers)\n")
     cont = ["vector_fill", "vector_sort", "list_fill", "list_sort"]
     out.append("| impl | " + " | ".join(f"{c} | ÷ std" for c in cont) + " |")
     out.append("|---|" + "---|---|" * len(cont))
@@ -167,7 +166,7 @@ def exp2_tables(exp):
             elif row.missing:
                 cells += [missing_text(row), ""]
             else:
-                cells += [fmt_ns(row.ns), fmt_ratio(*exp.ratio(row, exp.std_of(row)))]
+                cells += [fmt_ns(row.ns) + fmt_spread(row), fmt_ratio(*exp.ratio(row, exp.std_of(row)))]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("**Data size** (sizeof the pointer, bytes)\n")
