@@ -138,6 +138,8 @@ def render(results_dir, out_dir):
             doc.append(tables.generic_table(exp, exp.cases()))
             charts.bar_chart(exp, exp.cases(), os.path.join(img_dir, chart), m["title"])
             doc.append(f"![{eid}](benchmarks/{chart})\n")
+        if m.get("claims"):
+            doc.append(tables.claims_table(exp, load_data(m["claims"])))
 
     doc.append("## How this report is made\n")
     doc.append("`bash scripts/report.sh` (full, about 10-15 minutes on 2 cores) or `bash scripts/report.sh --quick` "

@@ -1,12 +1,12 @@
 """The report's verdicts, made by rule from the rows: for every case, own's best row against the best
-peer row of that case. The headline table and the generated sentences both read them, so the two
-cannot disagree."""
+peer row of that case; the seeds' claims in words against today's ratios; and exp2's fitted lines. The
+tables and the generated sentences both read them, so the two cannot disagree."""
 
 import collections
+import math
 import re
 
 from .results import Row
-from .tables import exp2_fits
 
 # Rows that are bounds rather than implementations a user could pick instead of own: the floor (a bare
 # free list), exp2's raw and "dumb" pointers (no ownership at all), exp5's stack (it holds one object at
@@ -32,6 +32,40 @@ def best(rows):
     over it to a slower stable row would compare with a peer that is not the best."""
     usable = [r for r in rows if r.ns is not None and not r.missing]
     return min(usable, key=lambda r: r.ns) if usable else None
+
+
+def fit_line(points):
+    """Least squares y = a + b x; returns a, b and two-standard-deviation errors."""
+    n = len(points)
+    if n < 2:
+        return None
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return None
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    a = my - b * mx
+    if n > 2:
+        s2 = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys)) / (n - 2)
+        eb = 2 * math.sqrt(s2 / sxx)
+        ea = 2 * math.sqrt(s2 * (1 / n + mx * mx / sxx))
+    else:
+        ea = eb = 0.0
+    return a, b, ea, eb
+
+
+def exp2_fits(exp):
+    fits = collections.OrderedDict()
+    for impl in exp.impls("copies"):
+        rows = [r for r in exp.rows if r.case == "copies" and r.impl == impl]
+        if any(r.missing for r in rows):
+            fits[impl] = next(r for r in rows if r.missing)
+            continue
+        pts = sorted((int(r.params), r.ns) for r in rows if r.ns is not None and r.params.isdigit())
+        fits[impl] = (fit_line(pts), pts)
+    return fits
 
 
 def fitted_rows(exp):
@@ -103,4 +137,30 @@ def swaps(exps):
                         malloc = (ratio, cross, alloc, peer.unstable or mine.unstable)
                 ratio, cross = exp.ratio(own, std)
                 out.append(Swap(eid, case, p, own, std, ratio, cross, not (own.unstable or std.unstable), malloc))
+    return out
+
+
+# A seed's "about N×" holds when today's ratio is within this factor of N either way: wide enough for a
+# claim made in words, narrow enough that 2× and 3× are told apart.
+ABOUT = 1.25
+
+Claim = collections.namedtuple("Claim", "data ratio own_ratio row reference own holds judged why_not")
+
+
+def claims(exp, data):
+    """The seed's claims in words (bench/data/<seed>.json "claims"), each checked against this run."""
+    def lookup(key):
+        _, case, impl, *params = key.split("/")
+        return exp.get(case, impl, "/".join(params))
+
+    out = []
+    for c in data["claims"]:
+        row, ref, own = lookup(c["row"]), lookup(c["reference"]), lookup(c["own"])
+        if row is None or ref is None:
+            continue
+        ratio = row.ns / ref.ns
+        own_ratio = own.ns / ref.ns if own is not None else None
+        noisy = [f"`{r.impl}` ±{r.cv * 100:.0f}%" for r in (row, ref) if r.unstable]
+        holds = c["about"] / ABOUT <= ratio <= c["about"] * ABOUT
+        out.append(Claim(c, ratio, own_ratio, row, ref, own, holds, not noisy, ", ".join(noisy) or None))
     return out

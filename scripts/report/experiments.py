@@ -63,6 +63,7 @@ EXPERIMENTS = [
             "The std+<allocator> rows loop 2,000,000 times (per-operation times are what is compared)."
         ),
         "untimed": r"^bytes_",  # cases whose rows report bytes per object, not a time
+        "claims": "memory_overhead.json",  # the seed's claims in words, checked against this run
         "floor_case": "make_shared",
         "reference": ("new_delete", "std", "÷ new/delete"),
     },
@@ -96,6 +97,7 @@ EXPERIMENTS = [
             "stack holds one at a time). Quick mode uses 100 big objects."
         ),
         "own_configured": r".",  # cases whose own row is given a pool or resource
+        "claims": "stack_heap_pool.json",  # the seed's claims in words, checked against this run
         "floor_case": None,
     },
     {

@@ -1,9 +1,7 @@
 """The report's tables: one per experiment (the generic one, or exp2's own), and the extra columns
 some experiments add."""
 
-import collections
-import math
-
+from . import compare
 from .results import Row, fmt_ns, fmt_ratio, fmt_spread, load_data, missing_text, params_label, row_key
 
 
@@ -77,43 +75,9 @@ def exp3_extra(exp):
     return {"headers": [header], "cells": cells}
 
 
-def fit_line(points):
-    """Least squares y = a + b x; returns a, b and two-standard-deviation errors."""
-    n = len(points)
-    if n < 2:
-        return None
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
-        return None
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    a = my - b * mx
-    if n > 2:
-        s2 = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys)) / (n - 2)
-        eb = 2 * math.sqrt(s2 / sxx)
-        ea = 2 * math.sqrt(s2 * (1 / n + mx * mx / sxx))
-    else:
-        ea = eb = 0.0
-    return a, b, ea, eb
-
-
-def exp2_fits(exp):
-    fits = collections.OrderedDict()
-    for impl in exp.impls("copies"):
-        rows = [r for r in exp.rows if r.case == "copies" and r.impl == impl]
-        if any(r.missing for r in rows):
-            fits[impl] = next(r for r in rows if r.missing)
-            continue
-        pts = sorted((int(r.params), r.ns) for r in rows if r.ns is not None and r.params.isdigit())
-        fits[impl] = (fit_line(pts), pts)
-    return fits
-
-
 def exp2_tables(exp, quick):
     out = []
-    fits = exp2_fits(exp)
+    fits = compare.exp2_fits(exp)
     std_fit = fits.get("std")
     floor_fit = fits.get("floor")
 
@@ -235,3 +199,21 @@ def exp3_memory_table(exp):
                        f"{c.get('pointer', 0):.0f} B | {c.get('total', 0):.1f} B | {ratio} |")
     out.append("")
     return "\n".join(out)
+
+
+def claims_table(exp, data):
+    """The seed's claims in words beside today's ratios, with the verdict compare.claims makes; where
+    today's ratio is far above the claim and the data explain why, the explanation follows."""
+    out = [f"**The seed's claims, checked**, from {data['source']}: a claim of about N× holds when today's ratio "
+           f"is within {compare.ABOUT:g}× of N either way.\n",
+           "| the seed said | claim | today | verdict | own's counterpart |", "|---|---|---|---|---|"]
+    notes = []
+    for c in compare.claims(exp, data):
+        verdict = (("holds" if c.holds else "does not hold") if c.judged
+                   else f"not judged (⚠ {c.why_not})")
+        own = f"{fmt_ratio(c.own_ratio)} ({c.data['own_measure']})" if c.own is not None else "-"
+        out.append(f"| \"{c.data['quote']}\" | {c.data['claim']} | {fmt_ratio(c.ratio)} ({c.data['measure']}) | "
+                   f"{verdict} | {own} |")
+        if c.data.get("why_higher") and c.ratio > c.data["about"] * compare.ABOUT:
+            notes.append(c.data["why_higher"])
+    return "\n".join(out) + "\n" + "".join(f"\n{n}\n" for n in notes)
