@@ -47,7 +47,7 @@ import json
 import os
 import sys
 
-from report import charts, summary, tables
+from report import charts, prose, summary, tables
 from report.experiments import EXPERIMENTS, cite
 from report.results import ROOT, Experiment, load, load_data
 
@@ -79,6 +79,9 @@ def render(results_dir, out_dir):
                "† marks a ratio between rows of different processes. Lower is better everywhere. ⚠ (hatched in the "
                "charts) marks a row whose repetitions spread more than ±20% (coefficient of variation): it is shown but "
                "never decides a headline, a verdict or a target.\n")
+    doc.append("## In short\n")
+    doc.append(prose.swap_answer(exps))
+    doc.append(prose.pool_answer(exps))
     doc.append("## Swapping std:: for own::, nothing else changed\n")
     doc.append(summary.swap_headline(exps))
     doc.append("## own against its best peer, case by case\n")
@@ -140,6 +143,7 @@ def render(results_dir, out_dir):
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         if m.get("claims"):
             doc.append(tables.claims_table(exp, load_data(m["claims"])))
+        doc.append(prose.conclusions(exp, exps))
 
     doc.append("## How this report is made\n")
     doc.append("`bash scripts/report.sh` (full, about 10-15 minutes on 2 cores) or `bash scripts/report.sh --quick` "

@@ -118,10 +118,11 @@ def swaps(exps):
     `malloc` is (ratio, cross, allocator, whether a row of it spreads over ±20%) or None."""
     out = []
     for eid, exp in exps.items():
-        configured, untimed = exp.meta.get("own_configured"), exp.meta.get("untimed")
+        configured, untimed, unlike = (exp.meta.get(k) for k in ("own_configured", "untimed", "not_a_swap"))
         for case in exp.cases():
-            if configured and re.search(configured, case) or untimed and re.search(untimed, case):
-                continue  # own given a pool or a resource (not the default path), or no time to compare
+            if (configured and re.search(configured, case) or untimed and re.search(untimed, case)
+                    or unlike and re.search(unlike, case)):
+                continue  # own given a pool or a resource (not the default path), no time, or not a swap
             for p in exp.params(case):
                 own, std = exp.get(case, "own", p), exp.get(case, "std", p)
                 if own is None or std is None:

@@ -115,6 +115,11 @@ EXPERIMENTS = [
             "own's never do, so one thread mostly runs alone there."
         ),
         "own_configured": r"^pmr_",  # cases whose own row is given a pool or resource
+        # why own is behind, for cases matching "<case>/<params>/<best peer impl>" (prose.why_behind)
+        "why_behind": [
+            (r"^atomic_.*/threads:2/boost$", "Boost 1.74's atomic_shared_ptr spinlock sleeps once it has spun, so its "
+             "two threads mostly take turns instead of contending (see above)"),
+        ],
         "floor_case": None,
     },
     {
@@ -133,6 +138,15 @@ EXPERIMENTS = [
             "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std) and "
             "std::pmr pool resources."
         ),
+        "not_a_swap": r"^round_trip$",  # cases whose std row does other work than own's (one copy)
+        # why own is behind, for cases matching "<case>/<params>/<best peer impl>" (prose.why_behind)
+        "why_behind": [
+            (r"^managed_(create_destroy|move)/", "managed_ptr carries four words (N1851's layout: pointer, object, "
+             "manager, clean-up function) where unique_ptr<T, void(*)(T*)> carries two; the floor rows for four and "
+             "two words show that gap is the layout"),
+            (r"^round_trip/", "a round trip is two conversions (shared to managed, then back, recovering the count), "
+             "measured against a single copy"),
+        ],
         "floor_case": None,
     },
     {
