@@ -45,6 +45,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import sys
 
 from report import charts, prose, summary, tables
@@ -110,7 +111,14 @@ def render(results_dir, out_dir):
         chart = f"{eid}.png"
         if m.get("seed_data"):
             data = load_data(m["seed_data"])
-            doc.append(tables.generic_table(exp, exp.cases(), tables.seed_extra(data)))
+            apart = m.get("apart")
+            apart_cases = [c for c in exp.cases() if apart and re.search(apart[0], c)]
+            if apart and not apart_cases:
+                doc.append(apart[2] + "\n")
+            doc.append(tables.generic_table(exp, exp.cases(exclude=apart_cases), tables.seed_extra(data)))
+            if apart_cases:
+                doc.append(apart[1] + "\n")
+                doc.append(tables.generic_table(exp, apart_cases))
             charts.seed_chart(exp, data, os.path.join(img_dir, chart), data["ours_header"].replace(" (ours)", "") +
                        " (< 1 is faster)", f"{eid}: the seed's ratios beside ours (a missing bar: row not yet available)")
             doc.append(f"![{eid}](benchmarks/{chart})\n")

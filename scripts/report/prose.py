@@ -134,8 +134,8 @@ def seed_rows_sentence(exp, data):
         out.append(f"The seed's fastest form was \"{r['paper']}\" at {fmt_ratio(seed)} its {ref_name} (median of its "
                    f"platforms){ours}.")
     if judged:
-        out.append(f"Of the seed's {judged} rows (its reference aside) with stable counterparts here, {same} still fall "
-                   f"on the same side of its {ref_name} (faster or slower) as in the seed.")
+        out.append(f"Of the seed's {judged} rows (its reference aside) with stable counterparts here, {same} still "
+                   f"{'falls' if same == 1 else 'fall'} on the same side of its {ref_name} (faster or slower) as in the seed.")
     return out
 
 
@@ -152,6 +152,20 @@ def exp2_seed_sentences(exp):
         out.append(f"Today own::shared_ptr's fitted initialisation is {fmt_ratio(own[0][0] / std[0][0])} std's and "
                    f"its fitted cost per copy {fmt_ratio(own[0][1] / std[0][1])} std's.")
     return out
+
+
+def overwrite_sentence(exp):
+    """exp4's trivial packet: what make_shared_for_overwrite saves over make_shared, for std and own."""
+    parts = []
+    for impl in ("std", "own"):
+        plain = exp.get("trivial_make_shared", impl, "")
+        over = exp.get("trivial_make_shared_for_overwrite", impl, "")
+        if plain and over and not (plain.unstable or over.unstable):
+            parts.append(f"{fmt_ratio(over.ns / plain.ns)} for {impl}")
+    if not parts:
+        return []
+    return ["For the trivial packet, make_shared_for_overwrite ÷ make_shared is " + " and ".join(parts)
+            + ": the zero-fill the standard asks of make_shared for a trivial type, which _for_overwrite skips."]
 
 
 def claim_sentences(exp, data):
@@ -179,7 +193,7 @@ def conclusions(exp, exps):
     m = exp.meta
     out = []
     if m.get("seed_data"):
-        out += seed_rows_sentence(exp, load_data(m["seed_data"]))
+        out += seed_rows_sentence(exp, load_data(m["seed_data"])) + overwrite_sentence(exp)
     elif exp.id == "exp2":
         out += exp2_seed_sentences(exp)
     elif m.get("claims"):
