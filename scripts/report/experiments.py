@@ -152,10 +152,14 @@ EXPERIMENTS = [
         # why own is behind, for cases matching "<case>/<params>/<best peer impl>" (prose.why_behind)
         "why_behind": [
             (r"^managed_(create_destroy|move)/", "managed_ptr carries four words (N1851's layout: pointer, object, "
-             "manager, clean-up function) where unique_ptr<T, void(*)(T*)> carries two; the floor rows for four and "
-             "two words show that gap is the layout"),
+             "manager, clean-up function) where unique_ptr<T, void(*)(T*)> carries two; the table's floor row (the least "
+             "a four-word owner can do; floor_two_words for a move of two words) measures that layout's cost"),
             (r"^round_trip/", "a round trip is two conversions (shared to managed, then back, recovering the count), "
              "measured against a single copy"),
+            (r"^atomic_(cas|load_under_store)/threads:2/std$", "own::atomic_shared_ptr is lock-free: each store or "
+             "successful compare-exchange makes a new node and scans the readers' hazard slots, and a load that meets "
+             "a store retries its protection, where libstdc++'s holds a lock bit in its pointer word for a few "
+             "instructions (include/own/atomic_shared_ptr.hpp, Design and Costs)"),
         ],
         "floor_case": None,
     },
