@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """The benchmark report's parts, in the order of the report: experiments (what each one is, its seed),
 results (loading Google Benchmark's JSON), compare (the verdicts made by rule), tables, charts, summary
 (the headline sections) and prose (the sentences generated from the data).

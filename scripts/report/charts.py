@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """The report's charts (PNG, drawn with matplotlib)."""
 
 import math

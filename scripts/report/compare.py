@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """The report's verdicts, made by rule from the rows: for every case, own's best row against the best
 peer row of that case; the seeds' claims in words against today's ratios; and exp2's fitted lines. The
 tables and the generated sentences both read them, so the two cannot disagree."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """What each experiment is: its title, the published experiment it reproduces (its seed, cited from
 bench/data/sources.json) and the paragraph that introduces it."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """The report's sentences, generated from the rows (through compare.py's verdicts), so that they change
 when the numbers do: the answers at the top (what swapping std:: for own:: gains, what pools add) and a
 few sentences closing each experiment (what the seed found, what we find today, whether own is ahead,

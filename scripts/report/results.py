@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """Loading one run's Google Benchmark JSON into rows, and looking rows up (see the naming convention
 in scripts/render_report.py)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """The sections at the top of the report: the headline tables, the pool targets, missing rows, the
 machine."""
 

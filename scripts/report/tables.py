@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 """The report's tables: one per experiment (the generic one, or exp2's own), and the extra columns
 some experiments add."""
 
