@@ -210,6 +210,19 @@ TEST_F(ExceptionSafety, SharedPtrResetIsStrong) {
             2);
 }
 
+TEST_F(ExceptionSafety, ConversionsWithStdSharedPtrAreStrong) {
+  // std's block (make_shared), own's block; then a clean run. `s` keeps its object either way.
+  EXPECT_NEW_FAILURE_RUNS(3, [&] {
+    std::shared_ptr<tracked> s = std::make_shared<tracked>(8);
+    strongly([&] { own::shared_ptr<tracked> o(std::move(s)); }, [&] { EXPECT_TRUE(s && s.use_count() == 1 && s->value() == 8); });
+  });
+  // own's block, std's block (to_std); then a clean run.
+  EXPECT_NEW_FAILURE_RUNS(3, [&] {
+    own::shared_ptr<tracked> o = own::make_shared<tracked>(9);
+    strongly([&] { std::shared_ptr<tracked> s = own::to_std(o); }, [&] { EXPECT_TRUE(o && o.use_count() == 1); });
+  });
+}
+
 TEST_F(ExceptionSafety, SharedPtrFromUniquePtrAndManagedPtrIsStrong) {
   // The unique_ptr's object, the target's block, the new block; then a clean run.
   EXPECT_NEW_FAILURE_RUNS(4, [&] {

@@ -1093,6 +1093,117 @@ TEST(SharedPtr, IncompleteTypeAtDeclaration) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Interoperation with std::shared_ptr (own::shared_ptr(const std::shared_ptr<Y>&), own::to_std)
+
+bool same_owner(const std::shared_ptr<const void>& a, const std::shared_ptr<const void>& b) {
+  return !a.owner_before(b) && !b.owner_before(a);
+}
+template <class T, class U>
+bool same_owner(const own::shared_ptr<T>& a, const own::shared_ptr<U>& b) {
+  return !a.owner_before(b) && !b.owner_before(a);
+}
+
+TEST(SharedPtrStdInterop, OwnFromStdSharesOwnership) {
+  {
+    std::shared_ptr<tracked> s = std::make_shared<tracked>(1);
+    own::shared_ptr<tracked> o(s);
+    EXPECT_EQ(o.get(), s.get());
+    EXPECT_EQ(o.use_count(), 1);  // own's owners of its block
+    EXPECT_EQ(s.use_count(), 2);  // the block is one more owner on std's side
+    own::shared_ptr<tracked> o2 = o;
+    EXPECT_EQ(s.use_count(), 2);
+    s.reset();
+    EXPECT_EQ(tracked::live(), 1);  // own keeps it alive
+    EXPECT_EQ(o->value(), 1);
+    o.reset();
+    o2.reset();
+    EXPECT_EQ(tracked::live(), 0);  // and the last owner, own's, destroys it
+  }
+  static_assert(!std::is_convertible_v<std::shared_ptr<int>, own::shared_ptr<int>>, "explicit, as a conversion between libraries");
+  static_assert(std::is_constructible_v<own::shared_ptr<const void>, std::shared_ptr<int>>);
+  static_assert(!std::is_constructible_v<own::shared_ptr<int>, std::shared_ptr<long>>);
+}
+
+TEST(SharedPtrStdInterop, FromAnRvalueTheStdPointerIsEmptied) {
+  std::shared_ptr<int> s = std::make_shared<int>(3);
+  std::weak_ptr<int> w = s;
+  own::shared_ptr<int> o(std::move(s));
+  EXPECT_FALSE(s);  // NOLINT(bugprone-use-after-move): what the constructor promises
+  EXPECT_EQ(w.use_count(), 1);  // own's block only
+  EXPECT_EQ(*o, 3);
+  o.reset();
+  EXPECT_TRUE(w.expired());
+}
+
+TEST(SharedPtrStdInterop, ToStdSharesOwnership) {
+  {
+    own::shared_ptr<tracked> o = own::make_shared<tracked>(2);
+    std::shared_ptr<tracked> s = own::to_std(o);
+    EXPECT_EQ(s.get(), o.get());
+    EXPECT_EQ(o.use_count(), 2);  // std's block holds one of o's references
+    EXPECT_EQ(s.use_count(), 1);
+    o.reset();
+    EXPECT_EQ(s->value(), 2);
+    std::weak_ptr<tracked> w = s;
+    s.reset();
+    EXPECT_EQ(tracked::live(), 0);  // released when std's last owner goes, not with its weak_ptr
+    EXPECT_TRUE(w.expired());
+  }
+}
+
+TEST(SharedPtrStdInterop, RoundTripsHandBackTheOriginalBlock) {
+  std::shared_ptr<int> s = std::make_shared<int>(4);
+  own::shared_ptr<int> o(s);
+  std::shared_ptr<int> back = own::to_std(o);
+  EXPECT_TRUE(same_owner(back, s));  // std -> own -> std: std's own block again
+  EXPECT_EQ(s.use_count(), 3);       // s, back, and own's block
+
+  own::shared_ptr<int> p = own::make_shared<int>(5);
+  std::shared_ptr<int> t = own::to_std(p);
+  own::shared_ptr<int> again(t);
+  EXPECT_TRUE(same_owner(again, p));  // own -> std -> own: own's block again
+  EXPECT_EQ(p.use_count(), 3);        // p, again, and std's block
+
+  // And through more conversions, still one block each way.
+  own::shared_ptr<const void> erased(own::to_std(own::shared_ptr<int>(s)));
+  EXPECT_EQ(erased.get(), static_cast<const void*>(s.get()));
+}
+
+TEST(SharedPtrStdInterop, AliasingAndEmptyPointersCarryOver) {
+  struct pair_of { int a; int b; };
+  std::shared_ptr<pair_of> whole = std::make_shared<pair_of>(pair_of{1, 2});
+  std::shared_ptr<int> member(whole, &whole->b);
+  own::shared_ptr<int> o(member);
+  EXPECT_EQ(o.get(), &whole->b);
+  EXPECT_EQ(own::to_std(o).get(), &whole->b);
+  EXPECT_TRUE(same_owner(own::to_std(o), whole));
+
+  own::shared_ptr<int> none(std::shared_ptr<int>{});
+  EXPECT_FALSE(none);
+  EXPECT_EQ(none.use_count(), 0);
+  EXPECT_EQ(own::to_std(own::shared_ptr<int>()).use_count(), 0);
+
+  int outside = 0;
+  std::shared_ptr<int> unowned(std::shared_ptr<int>(), &outside);  // a pointer with no owner
+  own::shared_ptr<int> still_unowned(unowned);
+  EXPECT_EQ(still_unowned.get(), &outside);
+  EXPECT_EQ(still_unowned.use_count(), 0);
+
+  std::shared_ptr<int> owns_null(static_cast<int*>(nullptr), [](int*) {});  // an owner, no object
+  own::shared_ptr<int> o_null(owns_null);
+  EXPECT_EQ(o_null.get(), nullptr);
+  EXPECT_EQ(o_null.use_count(), 1);
+}
+
+TEST(SharedPtrStdInterop, ArraysConvertBothWays) {
+  own::shared_ptr<int[]> o = own::make_shared<int[]>(3, 9);
+  std::shared_ptr<int[]> s = own::to_std(o);
+  EXPECT_EQ(s[2], 9);
+  own::shared_ptr<int[]> back(s);
+  EXPECT_TRUE(same_owner(back, o));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Threads (these run under TSan in CI)
 
 TEST(SharedPtrThreads, CopiesAndReleasesFromTwoThreadsDestroyOnce) {

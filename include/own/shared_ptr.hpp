@@ -74,6 +74,10 @@ namespace detail {
 template <class T, class Y, class A>
 shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a);
 
+// Defined below, after shared_ptr.
+template <class T, class Y>
+shared_ptr<T> shared_from_std(const std::shared_ptr<Y>& r);
+
 // For own's other smart pointers and pools, which hand references to and from shared_ptr.
 struct shared_access {
   // A shared_ptr that takes over one shared reference the caller holds on `block`.
@@ -290,6 +294,19 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   explicit shared_ptr(const weak_ptr<Y>& r) : block_(r.block_) {
     if (!block_ || !block_->try_add_shared()) throw std::bad_weak_ptr();
     ptr_ = r.ptr_;
+  }
+
+  // Shares ownership with a std::shared_ptr, as one more of its owners (for pointers received from
+  // code written against std). If `r` came from own::to_std, the own block it holds comes back (no
+  // allocation, owner-equivalent to the original); otherwise one block from the default heap holds
+  // `r`'s reference, and use_count() counts the own::shared_ptrs sharing that block (r's own
+  // use_count() counts the block as one owner). An `r` with no owner gives an own::shared_ptr with
+  // none, pointing where `r` does. Throws std::bad_alloc; `r` is then unchanged.
+  template <class Y, if_compatible<Y> = 0>
+  explicit shared_ptr(const std::shared_ptr<Y>& r) : shared_ptr(detail::shared_from_std<T>(r)) {}
+  template <class Y, if_compatible<Y> = 0>
+  explicit shared_ptr(std::shared_ptr<Y>&& r) : shared_ptr(detail::shared_from_std<T>(r)) {
+    r.reset();
   }
 
   // Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
@@ -808,6 +825,47 @@ template <class D, class T>
 D* get_deleter(const shared_ptr<T>& p) noexcept {
   detail::control_block* block = detail::shared_access::block(p);
   return block ? static_cast<D*>(block->get_deleter(typeid(D))) : nullptr;
+}
+
+// -----------------------------------------------------------------------------------------------
+// Interoperation with std::shared_ptr: shared_ptr(const std::shared_ptr<Y>&) above, to_std below.
+
+namespace detail {
+
+// The deleter of an own block that holds a std::shared_ptr's reference, and of a std control block
+// that holds an own::shared_ptr's: disposing of the object drops that reference (at once, not when
+// the block itself goes, which weak_ptrs may delay). Found again by get_deleter for the round trips.
+template <class Owner>
+struct foreign_owner {
+  Owner owner;
+  void operator()(const volatile void*) noexcept { owner.reset(); }
+};
+using std_owner = foreign_owner<std::shared_ptr<const volatile void>>;
+using own_owner = foreign_owner<shared_ptr<const volatile void>>;
+
+template <class T, class Y>
+shared_ptr<T> shared_from_std(const std::shared_ptr<Y>& r) {
+  if (r.use_count() == 0) return shared_ptr<T>(shared_ptr<T>(), r.get());
+#if defined(__cpp_rtti) || defined(__GXX_RTTI)
+  if (own_owner* held = std::get_deleter<own_owner>(r); held && held->owner) return shared_ptr<T>(held->owner, r.get());
+#endif
+  return shared_ptr<T>(r.get(), std_owner{r});
+}
+
+}  // namespace detail
+
+// A std::shared_ptr sharing ownership with `p`, for code written against std. If `p` was made from
+// a std::shared_ptr, that pointer's std control block comes back (no allocation, owner-equivalent
+// to the original); otherwise std makes a control block (from own's default heap) that holds one
+// reference to p's block, and std's use_count() counts the std::shared_ptrs sharing it. An empty
+// `p` gives an empty one (pointing where `p` does). Throws std::bad_alloc.
+template <class T>
+std::shared_ptr<T> to_std(const shared_ptr<T>& p) {
+  if (detail::shared_access::block(p) == nullptr) return std::shared_ptr<T>(std::shared_ptr<T>(), p.get());
+  if (detail::std_owner* held = own::get_deleter<detail::std_owner>(p); held && held->owner) {
+    return std::shared_ptr<T>(held->owner, p.get());
+  }
+  return std::shared_ptr<T>(p.get(), detail::own_owner{p}, heap_allocator<char>());
 }
 
 // -----------------------------------------------------------------------------------------------
