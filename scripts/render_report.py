@@ -147,6 +147,7 @@ def render(results_dir, out_dir):
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         else:
             doc.append(tables.generic_table(exp, exp.cases()))
+            doc.append(tables.latency_table(exp))
             charts.bar_chart(exp, exp.cases(), os.path.join(img_dir, chart), m["title"])
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         if m.get("claims"):

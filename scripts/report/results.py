@@ -189,7 +189,12 @@ def missing_text(row):
 def params_label(p):
     if not p:
         return "single thread"
-    return {"threads:1": "1 thread", "threads:2": "2 threads", "handoff": "hand-off (2 threads)"}.get(p, p)
+    if p == "handoff":
+        return "hand-off (2 threads)"
+    m = re.fullmatch(r"threads:(\d+)", p)
+    if m:
+        return "1 thread" if m.group(1) == "1" else f"{m.group(1)} threads"
+    return p
 
 
 def load_data(name):

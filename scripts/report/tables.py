@@ -218,3 +218,26 @@ def claims_table(exp, data):
         if c.data.get("why_higher") and c.ratio > c.data["about"] * compare.ABOUT:
             notes.append(c.data["why_higher"])
     return "\n".join(out) + "\n" + "".join(f"\n{n}\n" for n in notes)
+
+
+def latency_table(exp, case="atomic_load_under_store"):
+    """The loaders' latency percentiles in a case whose rows carry p50_ns/p99_ns/p999_ns counters,
+    each row's p99.9 beside the best lock-based peer's (boost, mutex, shared_mutex) of its thread count."""
+    locks = ("boost", "mutex", "shared_mutex")
+    rows = [r for r in exp.rows if r.case == case and "p999_ns" in r.counters]
+    if not rows:
+        return ""
+    lines = [f"**Latency of one load while a thread stores** (`{case}`: every 8th load timed; the loaders' "
+             "percentiles, averaged over them; the last column divides by the best lock-based peer's p99.9)\n",
+             "| threads | impl | p50 | p99 | p99.9 | p99.9 ÷ best lock |", "|---|---|---|---|---|---|"]
+    for p in exp.params(case):
+        here = [r for r in rows if r.params == p]
+        lock_p999 = [r.counters["p999_ns"] for r in here if r.impl in locks]
+        best = min(lock_p999) if lock_p999 else None
+        for i, r in enumerate(here):
+            c = r.counters
+            ratio = fmt_ratio(c["p999_ns"] / best) if best else "-"
+            lines.append(f"| {params_label(p) if i == 0 else ''} | `{r.impl}` | {c['p50_ns']:.0f} ns | "
+                         f"{c['p99_ns']:.0f} ns | {c['p999_ns']:.0f} ns | {ratio} |")
+    lines.append("")
+    return "\n".join(lines)
