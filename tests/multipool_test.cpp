@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 #include <own/multipool.hpp>
+#include <own/shared_ptr.hpp>
 
 #include <cstring>
 #include <list>
@@ -108,6 +109,41 @@ TEST(multipool, large_and_over_aligned_requests_go_upstream) {
   EXPECT_EQ(pool.statistics().chunks, 2u);
   pool.release();
   EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// pool_options::alignment below a class's natural alignment must not break the routing by alignment:
+// an upstream that gives exactly the alignment asked for (an arena that starts 8 bytes past a
+// 16-byte boundary) shows a class pool that asked for less than its requests need.
+template <class Multipool>
+void small_option_alignment_still_honours_each_request() {
+  struct alignas(16) aligned16 {
+    unsigned char bytes[16];
+  };
+  alignas(64) static unsigned char buffer[1 << 20];  // room for a concurrent pool's magazines too
+  std::pmr::monotonic_buffer_resource arena(buffer + 8, sizeof buffer - 8, std::pmr::null_memory_resource());
+  own::pool_options options;
+  options.alignment = 8;
+  Multipool pool(256, options, &arena);
+  for (std::size_t bytes = 1; bytes <= 256; bytes += 7) {
+    for (std::size_t align : {8, 16}) {
+      void* p = pool.allocate(bytes, align);
+      EXPECT_TRUE(own_test::is_aligned(p, align)) << bytes << " " << align;
+      pool.deallocate(p, bytes, align);
+    }
+  }
+  {
+    auto shared = own::allocate_shared<aligned16>(own::pool_allocator<aligned16, Multipool>(&pool));
+    EXPECT_TRUE(own_test::is_aligned(shared.get(), 16));
+  }
+  EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+}
+
+TEST(multipool, small_option_alignment_still_honours_each_request) {
+  small_option_alignment_still_honours_each_request<own::multipool>();
+}
+
+TEST(concurrent_multipool, small_option_alignment_still_honours_each_request) {
+  small_option_alignment_still_honours_each_request<own::concurrent_multipool>();
 }
 
 TEST(multipool, memory_resource_and_pmr_containers) {

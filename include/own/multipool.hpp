@@ -3,7 +3,10 @@
 // configurable maximum, each class an own::pool (or own::concurrent_pool, for the thread-safe
 // variant); larger or over-aligned requests go to the upstream resource. The classes are the default
 // heap's (<own/heap.hpp>): 8, 16, 24, ... 64 bytes, then four per doubling (80, 96, 112, 128, 160, ...),
-// so a block wastes at most a quarter of its size. Call them directly (allocate(bytes) /
+// so a block wastes at most a quarter of its size. The pool_options apply to every class, and
+// options.alignment is a minimum: a class's blocks keep the alignment that requests are routed by
+// (the largest power of two dividing the class size, up to alignof(std::max_align_t)), so a block
+// has the alignment it was asked for whatever the option and the upstream. Call them directly (allocate(bytes) /
 // deallocate(p, bytes), no virtual call), as a std::pmr::memory_resource, or through
 // own::pool_allocator.
 //

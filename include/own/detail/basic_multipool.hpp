@@ -13,6 +13,7 @@
 
 #include "../pool_allocator.hpp"
 #include "../pool_options.hpp"
+#include "chunk_store.hpp"
 #include "heap_size_classes.hpp"
 
 namespace own::detail {
@@ -56,12 +57,19 @@ class basic_multipool : public std::pmr::memory_resource {
   static constexpr std::size_t smallest_block_size = 8;
 
   // Classes 8, 16, 24, ... up to max_block_size rounded up to a class (at most 2^62); `options` apply
-  // to each class's pool. Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
+  // to each class's pool, except that options.alignment is only a minimum: a class's blocks keep
+  // at least their natural alignment (the largest power of two dividing the class size, up to
+  // alignof(std::max_align_t)), because requests are routed to classes by that alignment (a
+  // 16-aligned request goes to a class whose size is a multiple of 16). Throws std::bad_alloc, or
+  // std::invalid_argument for a bad options.alignment.
   basic_multipool(std::size_t max_block_size, const pool_options& options, std::pmr::memory_resource* upstream)
       : classes_(detail::multipool_class_of(max_block_size < multipool_size_limit ? max_block_size : multipool_size_limit, 1) + 1),
         pools_(new std::optional<Pool>[classes_]),
         upstream_(upstream) {
-    for (std::size_t c = 0; c < classes_; ++c) pools_[c].emplace(detail::multipool_class_size(c), options, upstream);
+    for (std::size_t c = 0; c < classes_; ++c) {
+      const std::size_t size = detail::multipool_class_size(c);
+      pools_[c].emplace(size, class_options(options, size), upstream);
+    }
   }
   basic_multipool(const basic_multipool&) = delete;
   basic_multipool& operator=(const basic_multipool&) = delete;
@@ -112,6 +120,14 @@ class basic_multipool : public std::pmr::memory_resource {
  private:
   template <class, class>
   friend class ::own::pool_allocator;
+
+  // `options` for the class of `size`: an alignment below the class's natural one becomes 0, which
+  // gives the natural one (a bad alignment is left for the pool to refuse).
+  static pool_options class_options(pool_options options, std::size_t size) {
+    const bool power_of_two = (options.alignment & (options.alignment - 1)) == 0;
+    if (power_of_two && options.alignment < block_geometry::make(size, 0, 0).alignment) options.alignment = 0;
+    return options;
+  }
 
   // The class index; any index >= classes_ means upstream.
   std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
