@@ -1134,6 +1134,15 @@ TEST(concurrent_pool_death, destroyed_with_blocks_in_use_reports_how_many) {
       "own: own::concurrent_pool 'leaky' at 0x[0-9a-f]+: destroyed with blocks still in use: 2");
 }
 
+TEST(concurrent_pool_death, block_given_back_as_a_large_allocation) {
+  own::concurrent_pool pool(32);
+  void* a = pool.allocate();
+  std::pmr::memory_resource& resource = pool;
+  EXPECT_DEATH(resource.deallocate(a, 33),
+               misuse_pattern("own::concurrent_pool", "", &pool, "33-byte allocation that lies in this pool's chunks", a));
+  pool.deallocate(a);
+}
+
 #endif  // OWN_CHECKED
 
 }  // namespace

@@ -408,6 +408,19 @@ TEST(pool_death, pmr_deallocate_of_a_foreign_block) {
   other.deallocate(a);
 }
 
+TEST(pool_death, block_given_back_as_a_large_allocation) {
+  own::pool pool(32);
+  void* a = pool.allocate();
+  std::pmr::memory_resource& resource = pool;
+  EXPECT_DEATH(resource.deallocate(a, 64),
+               misuse_pattern("own::pool", "", &pool, "deallocate of a 64-byte allocation that lies in this pool's chunks", a));
+  own::pool_allocator<long, own::pool> allocator(&pool);
+  EXPECT_DEATH(allocator.deallocate(static_cast<long*>(a), 5), misuse_pattern("own::pool", "", &pool, "40-byte allocation", a));
+  void* large = resource.allocate(64);  // from upstream, and back there
+  resource.deallocate(large, 64);
+  pool.deallocate(a);
+}
+
 #endif  // OWN_CHECKED
 
 }  // namespace

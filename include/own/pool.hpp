@@ -115,6 +115,9 @@ class pool : public detail::block_resource<pool> {
     return block;
   }
 
+  friend class detail::block_resource<pool>;
+  const detail::chunk_store& chunk_memory() const noexcept { return chunks_; }
+
   std::size_t free_count() const noexcept {
     std::size_t n = 0;
     for (const detail::free_block* b = free_; b; b = b->next) ++n;

@@ -82,11 +82,16 @@ class basic_multipool : public std::pmr::memory_resource {
     return c < classes_ ? pools_[c]->allocate() : upstream_->allocate(bytes, alignment);
   }
   // Precondition: p came from allocate(bytes, alignment) of this multipool, with the same arguments.
+  // Checked mode aborts with a message if it did not and p is in a class's chunks, or (through the
+  // class pool) if p is bound for a class pool that did not hand it out.
   void deallocate(void* p, std::size_t bytes, std::size_t alignment = 1) noexcept {
     const std::size_t c = class_of(bytes, alignment);
     if (c < classes_) {
       pools_[c]->deallocate(p);
     } else {
+#ifdef OWN_CHECKED
+      for (std::size_t k = 0; k < classes_; ++k) pools_[k]->check_not_a_block(p, bytes);
+#endif
       upstream_->deallocate(p, bytes, alignment);
     }
   }

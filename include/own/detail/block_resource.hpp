@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // The std::pmr::memory_resource face of a fixed-size block pool (own::pool, own::concurrent_pool):
 // requests that fit a block (bytes <= block_size(), alignment <= block_alignment()) are served by the
-// pool's allocate()/deallocate(), the others by its upstream resource. own::pool_allocator calls
+// pool's allocate()/deallocate(), the others by its upstream resource. Checked mode aborts with a
+// message when a block of the pool is given back with a size or alignment bound for upstream. own::pool_allocator calls
 // these overrides by qualified name, so it reaches the pool with no virtual call.
 #pragma once
 
@@ -16,6 +17,9 @@ class pool_allocator;
 namespace own::detail {
 
 template <class Pool>
+class basic_multipool;
+
+template <class Pool>
 class block_resource : public std::pmr::memory_resource {
  protected:
   void* do_allocate(std::size_t bytes, std::size_t alignment) override {
@@ -28,6 +32,7 @@ class block_resource : public std::pmr::memory_resource {
     if (fits(bytes, alignment)) {
       pool.deallocate(p);
     } else {
+      check_not_a_block(p, bytes);
       pool.upstream_resource()->deallocate(p, bytes, alignment);
     }
   }
@@ -36,6 +41,14 @@ class block_resource : public std::pmr::memory_resource {
  private:
   template <class, class>
   friend class ::own::pool_allocator;
+  template <class>
+  friend class basic_multipool;
+
+  // Checked mode: aborts if `p`, given back as `bytes` bytes too many (or too aligned) for a block,
+  // lies in the pool's chunks (see chunk_store::on_deallocate_upstream).
+  void check_not_a_block(const void* p, std::size_t bytes) const noexcept {
+    static_cast<const Pool&>(*this).chunk_memory().on_deallocate_upstream(p, bytes);
+  }
 
   // Every block is aligned to at least a pointer (its free-list link lives in it), so a request for
   // no more than that, known at compile time as pool_allocator's always is, skips the alignment load.

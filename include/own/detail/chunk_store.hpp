@@ -142,6 +142,20 @@ class chunk_store {
 #endif
   }
 
+  // Checked mode: `p` is given back as an allocation of `bytes` bytes that does not fit a block, so
+  // it is about to go upstream; if it lies in one of the chunks it is a block (or the inside of one)
+  // given back with the wrong size, and upstream would free memory it never handed out as such.
+  void on_deallocate_upstream([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t bytes) const noexcept {
+#ifdef OWN_CHECKED
+    if (chunk_of(p)) {
+      char what[128];
+      std::snprintf(what, sizeof what, "deallocate of a %zu-byte allocation that lies in this pool's chunks (the wrong size?)",
+                    bytes);
+      misuse(what, p);
+    }
+#endif
+  }
+
   // Reports misuse of the owning pool (naming it and the address) and aborts.
   [[noreturn]] void misuse(const char* what, const void* address) const noexcept {
     char message[256];
@@ -194,18 +208,23 @@ class chunk_store {
     return true;
   }
 
+  // The chunk whose blocks `address` lies among, or nullptr.
+  chunk* chunk_of(const void* address) const noexcept {
+    const auto* p = static_cast<const std::byte*>(address);
+    for (chunk* c = first_.load(std::memory_order_acquire); c; c = c->next.load(std::memory_order_acquire)) {
+      if (p >= c->memory && p < c->memory + c->blocks * size_) return c;
+    }
+    return nullptr;
+  }
+
   // The bit of `block`, or {nullptr, 0} if it is not the start of a block of this store.
   slot locate(const void* block) const noexcept {
-    const auto* p = static_cast<const std::byte*>(block);
-    for (chunk* c = first_.load(std::memory_order_acquire); c; c = c->next.load(std::memory_order_acquire)) {
-      const std::byte* end = c->memory + c->blocks * size_;
-      if (p < c->memory || p >= end) continue;
-      const auto offset = static_cast<std::size_t>(p - c->memory);
-      if (offset % size_ != 0) return {nullptr, 0};
-      const std::size_t index = offset / size_;
-      return {&c->live_bits()[index / 64], std::uint64_t{1} << (index % 64)};
-    }
-    return {nullptr, 0};
+    chunk* c = chunk_of(block);
+    if (!c) return {nullptr, 0};
+    const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(block) - c->memory);
+    if (offset % size_ != 0) return {nullptr, 0};
+    const std::size_t index = offset / size_;
+    return {&c->live_bits()[index / 64], std::uint64_t{1} << (index % 64)};
   }
 
   const std::size_t size_;
