@@ -24,6 +24,7 @@
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
 
 #include <cstddef>
+#include <cstdint>
 #include <memory_resource>
 
 #include "detail/block_resource.hpp"
@@ -60,8 +61,8 @@ class pool : public detail::block_resource<pool> {
   // new chunk is needed; the pool is then unchanged.
   [[nodiscard]] void* allocate() {
     if (detail::free_block* block = free_) {
-      free_ = block->next;
-      chunks_.on_allocate(block);
+      chunks_.on_allocate(block);  // first: a corrupted link is refused before the pool follows it
+      free_ = next_of(block);
       return block;
     }
     return allocate_from_chunks();
@@ -71,7 +72,7 @@ class pool : public detail::block_resource<pool> {
   // aborts with a message otherwise).
   void deallocate(void* block) noexcept {
     chunks_.on_deallocate(block);
-    free_ = detail::link_block(block, free_);
+    free_ = detail::link_block(block, encode(free_));
   }
 
   // The memory_resource calls stay available beside the block calls: a request that fits a block
@@ -118,9 +119,28 @@ class pool : public detail::block_resource<pool> {
   friend class detail::block_resource<pool>;
   const detail::chunk_store& chunk_memory() const noexcept { return chunks_; }
 
+  // Checked mode stores each free-list link xor-ed with an odd key, so that a free block's first word
+  // overwritten after the block was freed (with zero, the commonest value, or most others) decodes
+  // to an address that is no block of the pool, which the chunk store refuses before the pool
+  // follows it. The key is 0 otherwise: the link is stored as is, and both calls compile to nothing.
+  std::uintptr_t link_key() const noexcept {
+#ifdef OWN_CHECKED
+    return reinterpret_cast<std::uintptr_t>(this) | 1;
+#else
+    return 0;
+#endif
+  }
+  detail::free_block* encode(detail::free_block* next) const noexcept {
+    return reinterpret_cast<detail::free_block*>(reinterpret_cast<std::uintptr_t>(next) ^ link_key());
+  }
+  detail::free_block* next_of(const detail::free_block* block) const noexcept { return encode(block->next); }
+
   std::size_t free_count() const noexcept {
     std::size_t n = 0;
-    for (const detail::free_block* b = free_; b; b = b->next) ++n;
+    for (const detail::free_block* b = free_; b; b = next_of(b)) {
+      chunks_.on_free_list(b);
+      ++n;
+    }
     return n;
   }
   std::size_t blocks_in_use() const noexcept { return chunks_.carved() - free_count(); }

@@ -127,9 +127,15 @@ class chunk_store {
   void on_allocate([[maybe_unused]] void* block) noexcept {
 #ifdef OWN_CHECKED
     const slot s = locate(block);
-    if (!s.word || (s.word->fetch_or(s.bit, std::memory_order_relaxed) & s.bit)) {
-      misuse("free list corrupted (a block written after it was freed?), next block", block);
-    }
+    if (!s.word || (s.word->fetch_or(s.bit, std::memory_order_relaxed) & s.bit)) misuse(free_list_corrupted, block);
+#endif
+  }
+  // Checked mode: `block`, met on walking a free list, must be a block that is not out (the same
+  // corruption, seen by a walk rather than by allocate()).
+  void on_free_list([[maybe_unused]] const void* block) const noexcept {
+#ifdef OWN_CHECKED
+    const slot s = locate(block);
+    if (!s.word || (s.word->load(std::memory_order_relaxed) & s.bit)) misuse(free_list_corrupted, block);
 #endif
   }
   void on_deallocate([[maybe_unused]] void* block) noexcept {
@@ -185,6 +191,8 @@ class chunk_store {
     std::atomic<std::uint64_t>* word;
     std::uint64_t bit;
   };
+
+  static constexpr const char* free_list_corrupted = "free list corrupted (a block written after it was freed?), next block";
 
   static constexpr std::size_t round_up(std::size_t n, std::size_t align) noexcept { return (n + align - 1) & ~(align - 1); }
   std::size_t blocks_bytes(std::size_t blocks) const {
