@@ -4,6 +4,8 @@
 //
 //   *_pair      allocate then deallocate one block, over and over (the pool fast path);
 //   *_batch     allocate 256 blocks, then free them (walks memory, touches more lines);
+//   object_pool_pair / _batch  the same with object pools: acquire() an object and drop it (the
+//               concurrent pool's lock-free stack, shared by the threads);
 //   two_sizes   a pair of 24 bytes, then a pair of 100 bytes, over and over: a thread that uses two
 //               pools (or two size classes of one allocator) in turn; time per round of both pairs;
 //   threads:2   the same on two threads at once; per-thread time should stay near threads:1;
@@ -24,6 +26,7 @@
 #include <benchmark/benchmark.h>
 #include <own/concurrent_pool.hpp>
 #include <own/multipool.hpp>
+#include <own/object_pool.hpp>
 #include <own/pool.hpp>
 
 namespace {
@@ -205,6 +208,50 @@ BENCHMARK(multipool_two_sizes)->Name("exp7/pool_two_sizes/own_multipool");
 BENCHMARK(pmr_unsynchronized_two_sizes)->Name("exp7/pool_two_sizes/pmr_unsynchronized");
 BENCHMARK(pmr_synchronized_two_sizes)->Name("exp7/pool_two_sizes/pmr_synchronized");
 BENCHMARK(malloc_two_sizes)->Name("exp7/pool_two_sizes/std");
+
+// Object pools: acquire one object and drop it (the free stack's pop and push), or acquire a batch
+// and drop it; the concurrent pool is shared by the benchmark threads, so threads:2 contends on its
+// lock-free stack.
+struct pooled_object {
+  char bytes[block_size];
+};
+own::concurrent_object_pool<pooled_object>& shared_object_pool() {
+  static own::concurrent_object_pool<pooled_object> pool(std::size_t{4} * batch);
+  return pool;
+}
+template <class Pool>
+void run_object_pair(benchmark::State& state, Pool& pool) {
+  for (auto _ : state) {
+    own::managed_ptr<pooled_object> p = pool.acquire();
+    benchmark::DoNotOptimize(p.get());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+template <class Pool>
+void run_object_batch(benchmark::State& state, Pool& pool) {
+  std::vector<own::managed_ptr<pooled_object>> objects(static_cast<std::size_t>(batch));
+  for (auto _ : state) {
+    for (auto& p : objects) p = pool.acquire();
+    benchmark::DoNotOptimize(objects.data());
+    for (auto& p : objects) p.reset();
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+void object_pool_pair(benchmark::State& state) {
+  own::object_pool<pooled_object> pool(static_cast<std::size_t>(batch));
+  run_object_pair(state, pool);
+}
+void concurrent_object_pool_pair(benchmark::State& state) { run_object_pair(state, shared_object_pool()); }
+void object_pool_batch(benchmark::State& state) {
+  own::object_pool<pooled_object> pool(static_cast<std::size_t>(batch));
+  run_object_batch(state, pool);
+}
+void concurrent_object_pool_batch(benchmark::State& state) { run_object_batch(state, shared_object_pool()); }
+
+BENCHMARK(object_pool_pair)->Name("exp7/object_pool_pair/own_object_pool")->Threads(1);
+BENCHMARK(concurrent_object_pool_pair)->Name("exp7/object_pool_pair/own_concurrent_object_pool")->Threads(1)->Threads(2);
+BENCHMARK(object_pool_batch)->Name("exp7/object_pool_batch/own_object_pool")->Threads(1);
+BENCHMARK(concurrent_object_pool_batch)->Name("exp7/object_pool_batch/own_concurrent_object_pool")->Threads(1)->Threads(2);
 
 // A bounded single-producer single-consumer ring of pointers.
 class spsc_ring {
