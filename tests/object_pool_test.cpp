@@ -130,6 +130,23 @@ TEST(ObjectPool, HugeCountOfTheIssueIsRefused) {
   EXPECT_THROW({ own::concurrent_object_pool<int> pool(std::size_t{1} << 61); }, std::bad_alloc);
 }
 
+// The concurrent pool's free stack numbers its slots with 32-bit indices: 2^32 objects are refused
+// before upstream is asked for their memory (which it might well give, on a large machine; here it
+// would refuse too, so what matters is whether it was asked).
+TEST(ConcurrentObjectPool, MoreObjectsThanIndicesAreRefusedUpFront) {
+  allocation_log log;
+  log.throw_at = 1;
+  test_resource upstream(&log);
+  EXPECT_THROW(
+      { own::concurrent_object_pool<char> pool(std::size_t{1} << 32, own::fixed_capacity, {}, {}, &upstream); },
+      std::bad_alloc);
+  EXPECT_EQ(log.attempts, 0);
+  // The single-threaded pool has no such limit: it asks upstream, which here refuses.
+  EXPECT_THROW({ own::object_pool<char> pool(std::size_t{1} << 32, own::fixed_capacity, {}, {}, &upstream); },
+               std::bad_alloc);
+  EXPECT_EQ(log.attempts, 1);
+}
+
 TYPED_TEST(ObjectPoolTest, GrowsByDoublingWhenEmpty) {
   allocation_log log;
   test_resource upstream(&log);

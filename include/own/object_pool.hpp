@@ -125,7 +125,10 @@ class object_pool : public detail::basic_object_pool<T, detail::plain_slot_stack
 };
 
 // A pool of ready-made T for any number of threads: acquiring and returning are a lock-free
-// compare-and-swap each, from any thread; only growing takes a mutex.
+// compare-and-swap each, from any thread; only growing takes a mutex. Its free stack numbers the
+// objects with 32-bit indices (detail/slot_stacks.hpp), so it holds at most 2^32 - 1 objects made
+// at once (a fixed capacity), or about 2^31 by growing: beyond, the constructor or the growing
+// acquire throws std::bad_alloc.
 template <class T>
 class concurrent_object_pool : public detail::basic_object_pool<T, detail::atomic_slot_stack, std::mutex> {
  public:

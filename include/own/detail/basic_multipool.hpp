@@ -15,19 +15,9 @@
 #include "../pool_options.hpp"
 #include "chunk_store.hpp"
 #include "heap_size_classes.hpp"
+#include "log2.hpp"
 
 namespace own::detail {
-
-// The smallest k with 2^k >= n. Precondition: n >= 2.
-inline std::size_t ceil_log2(std::size_t n) noexcept {
-#if defined(__GNUC__)
-  return static_cast<std::size_t>(std::numeric_limits<unsigned long long>::digits - __builtin_clzll(n - 1));
-#else
-  std::size_t k = 1;
-  while ((std::size_t{1} << k) < n) ++k;
-  return k;
-#endif
-}
 
 // The largest class: beyond it the four-per-doubling sizes would overflow.
 inline constexpr std::size_t multipool_size_limit = std::size_t{1} << 62;

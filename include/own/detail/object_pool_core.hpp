@@ -37,7 +37,7 @@ struct object_slot final : control_block {
 
   T* object() noexcept { return std::launder(reinterpret_cast<T*>(&storage)); }
 
-  std::atomic<object_slot*> next{nullptr};  // while free: the next free slot
+  typename Core::free_link next{};  // the free stack's link (while free: to the next free slot)
   Core* pool;
 #ifdef OWN_CHECKED
   bool in_use = false;
@@ -62,6 +62,7 @@ template <class T, template <class> class FreeStack, class GrowthLock>
 class object_pool_core {
  public:
   using slot = object_slot<T, object_pool_core>;
+  using free_link = typename FreeStack<slot>::link;
   using creator_type = std::function<void(void* where)>;
   using resetter_type = std::function<void(T& object)>;
 
@@ -139,9 +140,11 @@ class object_pool_core {
   };
 
   // Adds `count` objects; if the upstream resource or the creator throws, the pool is unchanged.
-  // Throws std::bad_alloc if the chunk's size in bytes does not fit a std::size_t.
+  // Throws std::bad_alloc if the chunk's size in bytes does not fit a std::size_t, or if the free
+  // stack has no room for `count` more slots.
   void grow(std::size_t count) {
     if (count > (static_cast<std::size_t>(-1) - chunk::offset()) / sizeof(slot)) throw std::bad_alloc();
+    free_.check_room(count);
     void* memory = upstream_->allocate(chunk::bytes(count), alignof(slot) > alignof(chunk) ? alignof(slot) : alignof(chunk));
     chunk* c = ::new (memory) chunk{nullptr, count, 0};
     try {
@@ -165,7 +168,7 @@ class object_pool_core {
     c->next = chunks_;
     chunks_ = c;
     capacity_.store(capacity() + count, std::memory_order_relaxed);
-    for (std::size_t i = count; i-- != 0;) free_.push(c->slots() + i);
+    free_.push_chunk(c->slots(), count);
   }
 
   void release_chunk(chunk* c) noexcept {
