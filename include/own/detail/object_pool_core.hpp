@@ -40,7 +40,8 @@ struct object_slot final : control_block {
   typename Core::free_link next{};  // the free stack's link (while free: to the next free slot)
   Core* pool;
 #ifdef OWN_CHECKED
-  bool in_use = false;
+  // Atomic: two threads may return the same object at once, and exactly one must see it out.
+  std::atomic<bool> in_use{false};
 #endif
   alignas(T) unsigned char storage[sizeof(T)];
 
@@ -101,7 +102,7 @@ class object_pool_core {
       if (!s) s = free_.pop();
     }
 #ifdef OWN_CHECKED
-    s->in_use = true;
+    s->in_use.store(true, std::memory_order_relaxed);
 #endif
     return s;
   }
@@ -110,9 +111,8 @@ class object_pool_core {
 #ifdef OWN_CHECKED
     OWN_CHECK(s->pool == this, "object %p returned to object pool %p, which does not own it",
               static_cast<void*>(s->object()), static_cast<const void*>(this));
-    OWN_CHECK(s->in_use, "object %p returned twice to object pool %p", static_cast<void*>(s->object()),
-              static_cast<const void*>(this));
-    s->in_use = false;
+    OWN_CHECK(s->in_use.exchange(false, std::memory_order_relaxed), "object %p returned twice to object pool %p",
+              static_cast<void*>(s->object()), static_cast<const void*>(this));
 #endif
     free_.push(s);
   }
