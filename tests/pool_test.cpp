@@ -378,7 +378,7 @@ TEST(pool_death, write_after_free_that_corrupts_the_free_list) {
         static_cast<void>(pool.allocate());
         static_cast<void>(pool.allocate());
       },
-      "own: own::pool '' at 0x[0-9a-f]+: free list corrupted");
+      "own: unnamed own::pool at 0x[0-9a-f]+: free list corrupted");
   long local = 0;
   *static_cast<void**>(a) = &local;  // ... or out of the pool
   EXPECT_DEATH(
@@ -386,7 +386,7 @@ TEST(pool_death, write_after_free_that_corrupts_the_free_list) {
         static_cast<void>(pool.allocate());
         static_cast<void>(pool.allocate());
       },
-      "own: own::pool '' at 0x[0-9a-f]+: free list corrupted");
+      "own: unnamed own::pool at 0x[0-9a-f]+: free list corrupted");
   *static_cast<void**>(a) = link;
   pool.deallocate(b);
 }
@@ -409,9 +409,9 @@ TEST(pool_death, write_after_free_that_zeroes_the_link) {
         static_cast<void>(pool.allocate());
         static_cast<void>(pool.allocate());
       },
-      "own: own::pool '' at 0x[0-9a-f]+: free list corrupted");
+      "own: unnamed own::pool at 0x[0-9a-f]+: free list corrupted");
   // Destroying (or asking for statistics) walks the list: the same report, not "blocks still in use".
-  EXPECT_DEATH(static_cast<void>(pool.statistics()), "own: own::pool '' at 0x[0-9a-f]+: free list corrupted");
+  EXPECT_DEATH(static_cast<void>(pool.statistics()), "own: unnamed own::pool at 0x[0-9a-f]+: free list corrupted");
   *static_cast<void**>(a) = link;
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
 }

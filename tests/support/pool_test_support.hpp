@@ -15,12 +15,16 @@ inline bool is_aligned(const void* p, std::size_t alignment) {
   return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
 }
 
-// The checked-mode report for `what` about `address` by the pool of `kind` named `name` at `pool`,
-// as a regex (pointers print as hex digits, which need no escaping).
+// The checked-mode report for `what` about `address` by the pool of `kind` named `name` ("": an
+// unnamed pool) at `pool`, as a regex (pointers print as hex digits, which need no escaping).
 inline std::string misuse_pattern(const char* kind, const char* name, const void* pool, const char* what,
                                   const void* address) {
   char buffer[256];
-  std::snprintf(buffer, sizeof buffer, "own: %s '%s' at %p: .*%s.*: %p", kind, name, pool, what, address);
+  if (*name) {
+    std::snprintf(buffer, sizeof buffer, "own: %s '%s' at %p: .*%s.*: %p", kind, name, pool, what, address);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "own: unnamed %s at %p: .*%s.*: %p", kind, pool, what, address);
+  }
   return buffer;
 }
 

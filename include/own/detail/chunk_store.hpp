@@ -164,14 +164,12 @@ class chunk_store {
 
   // Reports misuse of the owning pool (naming it and the address) and aborts.
   [[noreturn]] void misuse(const char* what, const void* address) const noexcept {
-    char message[256];
-    std::snprintf(message, sizeof message, "%s '%s' at %p: %s: %p", kind_, name_ ? name_ : "", owner_, what, address);
-    checked_failure("%s", message);
+    char pool[192];
+    checked_failure("%s: %s: %p", describe(pool, sizeof pool), what, address);
   }
   [[noreturn]] void misuse(const char* what, std::size_t count) const noexcept {
-    char message[256];
-    std::snprintf(message, sizeof message, "%s '%s' at %p: %s: %zu", kind_, name_ ? name_ : "", owner_, what, count);
-    checked_failure("%s", message);
+    char pool[192];
+    checked_failure("%s: %s: %zu", describe(pool, sizeof pool), what, count);
   }
 
  private:
@@ -191,6 +189,17 @@ class chunk_store {
     std::atomic<std::uint64_t>* word;
     std::uint64_t bit;
   };
+
+  // The pool as reports name it, written to `buffer`: "own::pool 'name' at 0x…" when options.name
+  // was set, else "unnamed own::pool at 0x…" (rather than an empty '' that reads like a bug).
+  const char* describe(char* buffer, std::size_t size) const noexcept {
+    if (name_ && *name_) {
+      std::snprintf(buffer, size, "%s '%s' at %p", kind_, name_, owner_);
+    } else {
+      std::snprintf(buffer, size, "unnamed %s at %p", kind_, owner_);
+    }
+    return buffer;
+  }
 
   static constexpr const char* free_list_corrupted = "free list corrupted (a block written after it was freed?), next block";
 
