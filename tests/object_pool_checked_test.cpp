@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // object_pool.hpp's checked mode where threads meet: this executable defines OWN_CHECKED in every
 // preset (tests/CMakeLists.txt), so that the ThreadSanitizer build, which is otherwise unchecked,
 // runs the checks themselves on several threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The object pools' free stacks (detail/slot_stacks.hpp), below the pools: LIFO order, chunks, the
 // index limit, and the lock-free stack's ABA tag, by a pop that another thread's operations overtake
 // between its read of the head and its CAS.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Integer base-2 logarithms, for size classes and index ranges.
 #pragma once
 
