@@ -318,8 +318,7 @@ TEST(LocalSharedPtr, ComparesWithSharedPtrAndStreams) {
   EXPECT_TRUE(a != other);
   EXPECT_TRUE(other != a);
   EXPECT_TRUE(own::local_shared_ptr<int>() == own::shared_ptr<void>());
-#if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
-    __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+#if OWN_THREE_WAY_COMPARISON
   EXPECT_EQ(a <=> global, std::strong_ordering::equal);
   EXPECT_EQ(a <=> other, std::compare_three_way()(a.get(), other.get()));
   EXPECT_EQ(other < a, std::less<>()(other.get(), a.get()));

@@ -36,6 +36,7 @@
 
 #include "detail/block_resource.hpp"
 #include "detail/chunk_store.hpp"
+#include "detail/exceptions.hpp"
 #include "detail/free_list.hpp"
 #include "detail/pool_depot.hpp"
 #include "detail/slow_path.hpp"
@@ -166,9 +167,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
 
   OWN_NOINLINE void deallocate_to_registry(void* block) noexcept {
     detail::thread_cache* cache = nullptr;
-    try {
+    OWN_TRY {
       cache = registry_.this_thread();
-    } catch (...) {
+    } OWN_CATCH_ALL {
       // No cache for this thread (upstream failed): the block goes straight to the depot below.
     }
     if (cache) {

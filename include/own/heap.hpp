@@ -51,6 +51,7 @@
 #include <new>
 #include <type_traits>
 
+#include "detail/exceptions.hpp"
 #include "detail/heap_size_classes.hpp"
 #include "detail/thread_heap.hpp"
 
@@ -116,7 +117,7 @@ class heap_allocator {
     if constexpr (class_of_one < detail::heap_class_count) {
       if (n == 1) return static_cast<T*>(detail::heap_allocate(class_of_one, sizeof(T), alignof(T)));
     }
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) detail::throw_exception<std::bad_array_new_length>();
     const std::size_t size = n * sizeof(T);
     const std::size_t c = detail::heap_class_for(size, alignof(T));
     if (c == detail::heap_class_count) return static_cast<T*>(detail::heap_operator_new(size, alignof(T)));

@@ -71,12 +71,10 @@
 #include <type_traits>
 #include <utility>
 
-#if __cplusplus > 201703L
-#include <compare>
-#endif
-
 #include <own/detail/allocator_adapter.hpp>
 #include <own/detail/checked.hpp>
+#include <own/detail/exceptions.hpp>
+#include <own/detail/three_way.hpp>
 
 namespace own {
 
@@ -216,7 +214,7 @@ bool operator<(const intrusive_ptr<T>& a, const intrusive_ptr<U>& b) noexcept {
   return std::less<std::common_type_t<T*, U*>>()(a.get(), b.get());
 }
 
-#if __cplusplus > 201703L
+#if OWN_THREE_WAY_COMPARISON
 template <class T, class U>
 std::strong_ordering operator<=>(const intrusive_ptr<T>& a, const intrusive_ptr<U>& b) noexcept {
   return std::compare_three_way()(a.get(), b.get());
@@ -388,12 +386,12 @@ class intrusive_block : public allocation_header {
     intrusive_block* block = block_traits::allocate(block_alloc, 1);
     ::new (static_cast<void*>(block)) intrusive_block(a);
     object_allocator object_alloc(a);
-    try {
+    OWN_TRY {
       object_traits::construct(object_alloc, reinterpret_cast<T*>(block->storage_), std::forward<Args>(args)...);
-    } catch (...) {
+    } OWN_CATCH_ALL {
       block->~intrusive_block();
       block_traits::deallocate(block_alloc, block, 1);
-      throw;
+      OWN_RETHROW;
     }
     T* object = block->object();
     intrusive_counter_access::set_header_offset(*detail::ref_counter_base(object), block);

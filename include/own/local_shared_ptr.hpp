@@ -39,13 +39,11 @@
 #include <iosfwd>
 #include <memory>
 #include <type_traits>
-#include <typeinfo>
 #include <utility>
-#if __cplusplus >= 202002L
-#include <compare>
-#endif
 
+#include "detail/exceptions.hpp"
 #include "detail/local_counts.hpp"
+#include "detail/three_way.hpp"
 #include "shared_ptr.hpp"
 
 namespace own {
@@ -180,7 +178,7 @@ class local_shared_ptr {
   // Throws std::bad_weak_ptr if `r` has expired.
   template <class Y, if_compatible<Y> = 0>
   explicit local_shared_ptr(const local_weak_ptr<Y>& r) : ptr_(r.ptr_), counts_(r.counts_) {
-    if (!counts_ || !counts_->try_add_shared()) throw std::bad_weak_ptr();
+    if (!counts_ || !counts_->try_add_shared()) detail::throw_exception<std::bad_weak_ptr>();
   }
 
   ~local_shared_ptr() {
@@ -503,7 +501,7 @@ local_shared_ptr<T> dynamic_pointer_cast(const local_shared_ptr<U>& r) noexcept 
 template <class D, class T>
 D* get_deleter(const local_shared_ptr<T>& p) noexcept {
   detail::control_block* block = detail::local_access::block(p);
-  return block ? static_cast<D*>(block->get_deleter(typeid(D))) : nullptr;
+  return block ? static_cast<D*>(block->get_deleter(detail::type_key::of<D>())) : nullptr;
 }
 
 // As shared_ptr's (Boost's get_pointer, found by argument-dependent lookup).
@@ -529,8 +527,7 @@ template <class T, class U>
 bool operator==(const local_shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
   return a.get() == b.get();
 }
-#if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
-    __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+#if OWN_THREE_WAY_COMPARISON
 template <class T, class U>
 std::strong_ordering operator<=>(const local_shared_ptr<T>& a, const local_shared_ptr<U>& b) noexcept {
   return std::compare_three_way()(a.get(), b.get());

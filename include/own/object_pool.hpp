@@ -44,6 +44,7 @@
 #include <new>
 #include <utility>
 
+#include "detail/exceptions.hpp"
 #include "detail/object_pool_core.hpp"
 #include "detail/slot_stacks.hpp"
 #include "managed_ptr.hpp"
@@ -108,7 +109,7 @@ class basic_object_pool {
  private:
   typename core::slot* take_or_throw() {
     typename core::slot* s = core_.take();
-    if (!s) throw std::bad_alloc();
+    if (!s) detail::throw_exception<std::bad_alloc>();
     return s;
   }
 

@@ -24,6 +24,7 @@
 
 #include "detail/allocator_adapter.hpp"
 #include "detail/checked.hpp"
+#include "detail/exceptions.hpp"
 
 namespace own {
 
@@ -44,7 +45,7 @@ class pool_allocator {
 
   // Throws std::bad_array_new_length if n * sizeof(T) overflows, else what the pool throws.
   [[nodiscard]] T* allocate(std::size_t n) {
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) detail::throw_exception<std::bad_array_new_length>();
     // A qualified call: the pool's own function, not the memory_resource virtual.
     return static_cast<T*>(pool_->Pool::do_allocate(n * sizeof(T), alignof(T)));
   }

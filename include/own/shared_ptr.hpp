@@ -38,20 +38,17 @@
 #include <iosfwd>
 #include <memory>
 #include <type_traits>
-#include <typeinfo>
 #include <utility>
-#if __cplusplus >= 202002L
-#include <compare>
-#endif
-
 #include "detail/allocator_adapter.hpp"
 #include "detail/array_block.hpp"
 #include "detail/checked.hpp"
 #include "detail/control_block.hpp"
 #include "detail/default_deleter.hpp"
+#include "detail/exceptions.hpp"
 #include "detail/inplace_block.hpp"
 #include "detail/pointer_block.hpp"
 #include "detail/pointer_compat.hpp"
+#include "detail/three_way.hpp"
 #include "heap.hpp"
 
 namespace own {
@@ -292,7 +289,7 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   // known to live: converting to a virtual base reads the object.
   template <class Y, if_compatible<Y> = 0>
   explicit shared_ptr(const weak_ptr<Y>& r) : block_(r.block_) {
-    if (!block_ || !block_->try_add_shared()) throw std::bad_weak_ptr();
+    if (!block_ || !block_->try_add_shared()) detail::throw_exception<std::bad_weak_ptr>();
     ptr_ = r.ptr_;
   }
 
@@ -655,7 +652,7 @@ shared_ptr<T> make_housed_array(const A& a, std::size_t n, const Item* u = nullp
   using element = std::remove_cv_t<std::remove_all_extents_t<T>>;
   constexpr std::size_t per_item = sizeof(item) / sizeof(element);
   using block = array_block<element, A, How, std::extent_v<T> * per_item, Header>;
-  if (n > std::size_t(-1) / per_item) throw std::bad_array_new_length();
+  if (n > std::size_t(-1) / per_item) detail::throw_exception<std::bad_array_new_length>();
   block* b = nullptr;
   if constexpr (std::is_null_pointer_v<Item>) {
     b = block::make(a, n * per_item);
@@ -824,7 +821,7 @@ shared_ptr<T> dynamic_pointer_cast(shared_ptr<U>&& r) noexcept {
 template <class D, class T>
 D* get_deleter(const shared_ptr<T>& p) noexcept {
   detail::control_block* block = detail::shared_access::block(p);
-  return block ? static_cast<D*>(block->get_deleter(typeid(D))) : nullptr;
+  return block ? static_cast<D*>(block->get_deleter(detail::type_key::of<D>())) : nullptr;
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -846,7 +843,7 @@ using own_owner = foreign_owner<shared_ptr<const volatile void>>;
 template <class T, class Y>
 shared_ptr<T> shared_from_std(const std::shared_ptr<Y>& r) {
   if (r.use_count() == 0) return shared_ptr<T>(shared_ptr<T>(), r.get());
-#if defined(__cpp_rtti) || defined(__GXX_RTTI)
+#if OWN_HAS_RTTI  // (std::get_deleter needs it; without, a round trip makes a new block)
   if (own_owner* held = std::get_deleter<own_owner>(r); held && held->owner) return shared_ptr<T>(held->owner, r.get());
 #endif
   return shared_ptr<T>(r.get(), std_owner{r});
@@ -879,8 +876,7 @@ template <class T>
 bool operator==(const shared_ptr<T>& a, std::nullptr_t) noexcept {
   return !a;
 }
-#if defined(__cpp_impl_three_way_comparison) && defined(__cpp_lib_three_way_comparison) && \
-    __cpp_impl_three_way_comparison >= 201907L && __cpp_lib_three_way_comparison >= 201907L
+#if OWN_THREE_WAY_COMPARISON
 template <class T, class U>
 std::strong_ordering operator<=>(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
   return std::compare_three_way()(a.get(), b.get());

@@ -33,8 +33,10 @@ struct allocation_log {
   long blocks_in_use() const { return allocations.load() - deallocations.load(); }
 
   void* allocate(std::size_t bytes, std::size_t align) {
-    long n = ++attempts;
+    [[maybe_unused]] const long n = ++attempts;
+#if defined(__cpp_exceptions)
     if (n == throw_at.load()) throw std::bad_alloc();
+#endif
     void* p = ::operator new(bytes, std::align_val_t(align));
     ++allocations;
     bytes_in_use += static_cast<long>(bytes);
@@ -81,6 +83,7 @@ class test_resource : public std::pmr::memory_resource {
   allocation_log* log_;
 };
 
+#if defined(__cpp_exceptions)  // (the language_subsets tests build without exceptions)
 // Runs `body` with the Nth allocation throwing, N = 1, 2, ... until a run completes. After each run,
 // every block and every tracked object the run made must be gone. Returns the number of runs.
 template <class Body>
@@ -130,5 +133,7 @@ int for_each_throwing_construction(allocation_log& log, Body&& body) {
     }
   }
 }
+
+#endif
 
 }  // namespace own_test

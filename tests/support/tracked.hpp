@@ -55,7 +55,9 @@ class tracked {
     return s;
   }
   static void on_construct() {
+#if defined(__cpp_exceptions)
     if (counters().countdown.load() > 0 && --counters().countdown == 0) throw construction_error();
+#endif
     ++counters().live;
     ++counters().constructed;
   }

@@ -18,6 +18,7 @@
 #include "block_allocation.hpp"
 #include "control_block.hpp"
 #include "ebo_storage.hpp"
+#include "exceptions.hpp"
 #include "inplace_block.hpp"
 
 namespace own::detail {
@@ -57,11 +58,11 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
   array_block(const A& a, std::size_t length, Pattern pattern, std::size_t pattern_length)
       : Header(&ops), allocator_storage(a), array_length<StaticCount>(length) {
     std::size_t made = 0;
-    try {
+    OWN_TRY {
       for (; made < length; ++made) construct_element(elements() + made, pattern, made, pattern_length);
-    } catch (...) {
+    } OWN_CATCH_ALL {
       destroy_elements(made);
-      throw;
+      OWN_RETHROW;
     }
   }
 
@@ -85,7 +86,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
   }
   static std::size_t units_for(std::size_t length) {
     if (length > (std::numeric_limits<std::size_t>::max() - offset() - sizeof(unit)) / sizeof(B)) {
-      throw std::bad_array_new_length();
+      throw_exception<std::bad_array_new_length>();
     }
     return (offset() + length * sizeof(B) + sizeof(unit) - 1) / sizeof(unit);
   }

@@ -20,6 +20,7 @@
 
 #include "../pool_options.hpp"
 #include "checked.hpp"
+#include "exceptions.hpp"
 
 namespace own::detail {
 
@@ -31,14 +32,14 @@ struct block_geometry {
   // Throws std::invalid_argument if `alignment` is neither 0 nor a power of two, and std::bad_alloc if
   // the size rounded up to the alignment does not fit a std::size_t (it would wrap to 0).
   static block_geometry make(std::size_t requested, std::size_t minimum, std::size_t alignment) {
-    if (alignment & (alignment - 1)) throw std::invalid_argument("own: pool alignment must be a power of two");
+    if (alignment & (alignment - 1)) throw_exception<std::invalid_argument>("own: pool alignment must be a power of two");
     std::size_t size = requested < minimum ? minimum : requested;
     if (alignment == 0) {
       alignment = size & (~size + 1);  // lowest set bit
       if (alignment > alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
     }
     if (alignment < alignof(void*)) alignment = alignof(void*);  // the free-list link lives in the block
-    if (size > static_cast<std::size_t>(-1) - (alignment - 1)) throw std::bad_alloc();
+    if (size > static_cast<std::size_t>(-1) - (alignment - 1)) throw_exception<std::bad_alloc>();
     size = (size + alignment - 1) & ~(alignment - 1);
     return {size, alignment};
   }
@@ -86,7 +87,7 @@ class chunk_store {
     const std::size_t blocks = min_blocks > next_blocks_ ? min_blocks : next_blocks_;
     const std::size_t header_at = round_up(blocks_bytes(blocks), alignof(chunk));
     const std::size_t bytes = header_at + sizeof(chunk) + bitmap_words(blocks) * sizeof(std::atomic<std::uint64_t>);
-    if (bytes < header_at) throw std::bad_alloc();
+    if (bytes < header_at) throw_exception<std::bad_alloc>();
     const std::size_t align = alignment_ > alignof(chunk) ? alignment_ : alignof(chunk);
     auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, align));
     chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, blocks, bytes, align};
@@ -205,7 +206,7 @@ class chunk_store {
 
   static constexpr std::size_t round_up(std::size_t n, std::size_t align) noexcept { return (n + align - 1) & ~(align - 1); }
   std::size_t blocks_bytes(std::size_t blocks) const {
-    if (blocks > static_cast<std::size_t>(-1) / 2 / size_) throw std::bad_alloc();
+    if (blocks > static_cast<std::size_t>(-1) / 2 / size_) throw_exception<std::bad_alloc>();
     return blocks * size_;
   }
   static constexpr std::size_t bitmap_words([[maybe_unused]] std::size_t blocks) noexcept {

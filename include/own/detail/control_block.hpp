@@ -20,7 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
-#include <typeinfo>
+#include "type_key.hpp"
 
 #if defined(__GLIBC__) && __has_include(<sys/single_threaded.h>)
 #include <sys/single_threaded.h>
@@ -53,7 +53,7 @@ struct control_block_ops {
   void (*dispose)(control_block*) noexcept;  // destroy the managed object(s)
   void (*destroy)(control_block*) noexcept;  // free the block itself, after dispose
   // The deleter, if the block has one of type `type`; else nullptr (std::get_deleter).
-  void* (*get_deleter)(control_block*, const std::type_info& type) noexcept;
+  void* (*get_deleter)(control_block*, type_key type) noexcept;
 };
 
 class control_block {
@@ -116,7 +116,7 @@ class control_block {
   long use_count() const noexcept { return static_cast<long>(shared_part(counts_.load(std::memory_order_relaxed))); }
   bool expired() const noexcept { return use_count() == 0; }
 
-  void* get_deleter(const std::type_info& type) noexcept { return ops_->get_deleter(this, type); }
+  void* get_deleter(type_key type) noexcept { return ops_->get_deleter(this, type); }
   const control_block_ops* ops() const noexcept { return ops_; }
 
   // For the owner of a block that no reference can reach (a pool recycling it): back to `fresh`, or
@@ -164,7 +164,7 @@ class control_block {
 static_assert(sizeof(control_block) == 16, "the control-block header is two words");
 
 // Deleter lookup for blocks that have none.
-inline void* no_deleter(control_block*, const std::type_info&) noexcept { return nullptr; }
+inline void* no_deleter(control_block*, type_key) noexcept { return nullptr; }
 
 template <void (*Dispose)(control_block*) noexcept, void (*Destroy)(control_block*) noexcept>
 void dispose_and_destroy(control_block* b) noexcept {
@@ -175,7 +175,7 @@ void dispose_and_destroy(control_block* b) noexcept {
 // The operations table of a kind of block, from its dispose, destroy and deleter lookup (direct
 // calls in the combined operation, so the compiler inlines both halves into it).
 template <void (*Dispose)(control_block*) noexcept, void (*Destroy)(control_block*) noexcept,
-          void* (*GetDeleter)(control_block*, const std::type_info&) noexcept = &no_deleter>
+          void* (*GetDeleter)(control_block*, type_key) noexcept = &no_deleter>
 inline constexpr control_block_ops block_ops{&dispose_and_destroy<Dispose, Destroy>, Dispose, Destroy, GetDeleter};
 
 }  // namespace own::detail

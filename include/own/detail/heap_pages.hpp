@@ -25,11 +25,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <chrono>
 #include <new>
 
+#include "exceptions.hpp"
 #include "heap_size_classes.hpp"
 #include "process_wide.hpp"
 #include "spinlock.hpp"
@@ -404,7 +405,7 @@ inline heap_page* heap_acquire_page_locked(std::size_t size_class) {
       g.region_next = static_cast<char*>(detail::heap_map(heap_region_pages * heap_page_size));
       if (g.region_next == nullptr) {
         g.region_end = nullptr;
-        throw std::bad_alloc();
+        throw_exception<std::bad_alloc>();
       }
       g.region_end = g.region_next + heap_region_pages * heap_page_size;
       g.mapped_pages += heap_region_pages;

@@ -3,7 +3,6 @@
 // managed_ptr's deleter (object, cookie, function) and the allocator the block came from.
 #pragma once
 
-#include <typeinfo>
 
 #include "block_allocation.hpp"
 #include "control_block.hpp"
@@ -22,8 +21,8 @@ class managed_block final : public control_block, ebo_storage<A, 0> {
   static managed_block* self(control_block* b) noexcept { return static_cast<managed_block*>(b); }
   static void dispose(control_block* b) noexcept { self(b)->deleter_(); }
   static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
-  static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
-    return type == typeid(Deleter) ? &self(b)->deleter_ : nullptr;
+  static void* find_deleter(control_block* b, type_key type) noexcept {
+    return type == type_key::of<Deleter>() ? &self(b)->deleter_ : nullptr;
   }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy, &find_deleter>;
 

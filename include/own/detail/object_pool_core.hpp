@@ -23,6 +23,7 @@
 #include "../shared_ptr.hpp"
 #include "checked.hpp"
 #include "control_block.hpp"
+#include "exceptions.hpp"
 
 namespace own::detail {
 
@@ -71,7 +72,7 @@ class object_pool_core {
                    std::pmr::memory_resource* upstream)
       : creator_(std::move(creator)), resetter_(std::move(resetter)), upstream_(upstream), fixed_(fixed) {
     if constexpr (!std::is_default_constructible_v<T>) {
-      if (!creator_) throw std::invalid_argument("own: an object pool of a type with no default constructor needs a creator");
+      if (!creator_) throw_exception<std::invalid_argument>("own: an object pool of a type with no default constructor needs a creator");
     }
     if (initial) grow(initial);
   }
@@ -143,11 +144,11 @@ class object_pool_core {
   // Throws std::bad_alloc if the chunk's size in bytes does not fit a std::size_t, or if the free
   // stack has no room for `count` more slots.
   void grow(std::size_t count) {
-    if (count > (static_cast<std::size_t>(-1) - chunk::offset()) / sizeof(slot)) throw std::bad_alloc();
+    if (count > (static_cast<std::size_t>(-1) - chunk::offset()) / sizeof(slot)) throw_exception<std::bad_alloc>();
     free_.check_room(count);
     void* memory = upstream_->allocate(chunk::bytes(count), alignof(slot) > alignof(chunk) ? alignof(slot) : alignof(chunk));
     chunk* c = ::new (memory) chunk{nullptr, count, 0};
-    try {
+    OWN_TRY {
       for (; c->count < count; ++c->count) {
         slot* s = ::new (static_cast<void*>(c->slots() + c->count)) slot(this);
         if constexpr (std::is_default_constructible_v<T>) {
@@ -160,10 +161,10 @@ class object_pool_core {
           creator_(s->storage);  // the constructor made sure there is one
         }
       }
-    } catch (...) {
+    } OWN_CATCH_ALL {
       for (std::size_t i = c->count; i-- != 0;) c->slots()[i].object()->~T();
       release_chunk(c);
-      throw;
+      OWN_RETHROW;
     }
     c->next = chunks_;
     chunks_ = c;

@@ -5,12 +5,12 @@
 #pragma once
 
 #include <memory>
-#include <typeinfo>
 #include <utility>
 
 #include "block_allocation.hpp"
 #include "control_block.hpp"
 #include "ebo_storage.hpp"
+#include "exceptions.hpp"
 
 namespace own::detail {
 
@@ -29,9 +29,9 @@ class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage
   static pointer_block* self(control_block* b) noexcept { return static_cast<pointer_block*>(b); }
   static void dispose(control_block* b) noexcept { self(b)->deleter_storage::get()(self(b)->ptr_); }
   static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
-  static void* find_deleter(control_block* b, const std::type_info& type) noexcept {
+  static void* find_deleter(control_block* b, type_key type) noexcept {
     // addressof: a deleter may overload or delete unary operator&.
-    return type == typeid(D) ? std::addressof(self(b)->deleter_storage::get()) : nullptr;
+    return type == type_key::of<D>() ? std::addressof(self(b)->deleter_storage::get()) : nullptr;
   }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy, &find_deleter>;
 
@@ -42,11 +42,11 @@ class pointer_block final : public control_block, ebo_storage<D, 0>, ebo_storage
 template <class P, class D, class A>
 control_block* make_pointer_block(P p, D& d, const A& a) {
   using block = pointer_block<P, D, A>;
-  try {
+  OWN_TRY {
     return detail::new_block<block>(a, p, std::move(d), a);
-  } catch (...) {
+  } OWN_CATCH_ALL {
     d(p);
-    throw;
+    OWN_RETHROW;
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include "adaptive_mutex.hpp"
 #include "chunk_store.hpp"
+#include "exceptions.hpp"
 #include "free_list.hpp"
 
 namespace own::detail {
@@ -103,9 +104,9 @@ class pool_depot {
       empty = pop(empty_);
     }
     if (!empty) {
-      try {
+      OWN_TRY {
         empty = new_magazine();
-      } catch (...) {
+      } OWN_CATCH_ALL {
         // Spilled below.
       }
     }
@@ -181,7 +182,7 @@ class pool_depot {
   }
 
   static std::size_t checked_capacity(std::size_t blocks) {
-    if (blocks > (static_cast<std::size_t>(-1) - sizeof(magazine)) / sizeof(void*)) throw std::bad_alloc();
+    if (blocks > (static_cast<std::size_t>(-1) - sizeof(magazine)) / sizeof(void*)) throw_exception<std::bad_alloc>();
     return blocks;
   }
 

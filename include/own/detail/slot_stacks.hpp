@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <new>
 
+#include "exceptions.hpp"
 #include "log2.hpp"
 #include "slow_path.hpp"
 
@@ -73,7 +74,7 @@ class atomic_slot_stack {
 
   // Throws std::bad_alloc if `count` more slots would run out of indices.
   void check_room(std::size_t count) const {
-    if (count > index_limit - chunk_start()) throw std::bad_alloc();
+    if (count > index_limit - chunk_start()) throw_exception<std::bad_alloc>();
   }
   // Gives first[0 .. count) their indices and pushes them with one CAS, first[0] on top.
   // Preconditions: count >= 1 and check_room(count) passed; one thread at a time (the growth lock).

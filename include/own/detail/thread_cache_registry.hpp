@@ -42,6 +42,7 @@
 #include <mutex>
 #include <vector>
 
+#include "exceptions.hpp"
 #include "pool_depot.hpp"
 #include "process_wide.hpp"
 #include "slow_path.hpp"
@@ -349,11 +350,11 @@ class cache_registry {
     // concurrent pool that this thread uses for the first time, and that registration would take a
     // room made before it.
     thread_cache* const cache = attach_cache();
-    try {
+    OWN_TRY {
       list.make_room_for_one();
-    } catch (...) {
+    } OWN_CATCH_ALL {
       detach_cache(cache);
-      throw;
+      OWN_RETHROW;
     }
     return list.add(pool_id_, cache);  // with no lock of this pool held: add() parks the current cache
   }

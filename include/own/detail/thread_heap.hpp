@@ -37,6 +37,7 @@
 #include <new>
 #include <thread>
 
+#include "exceptions.hpp"
 #include "heap_pages.hpp"
 #include "heap_size_classes.hpp"
 #include "process_wide.hpp"
@@ -387,11 +388,11 @@ inline bool heap_set_up(thread_heap& heap) {
   {
     spinlock_guard guard(heap_global.lock);
     if (!heap_global.thread_exit_hooked) {
-      if (::pthread_key_create(&heap_global.thread_exit_key, &detail::heap_thread_exit) != 0) throw std::bad_alloc();
+      if (::pthread_key_create(&heap_global.thread_exit_key, &detail::heap_thread_exit) != 0) throw_exception<std::bad_alloc>();
       heap_global.thread_exit_hooked = true;
     }
   }
-  if (::pthread_setspecific(heap_global.thread_exit_key, &heap) != 0) throw std::bad_alloc();
+  if (::pthread_setspecific(heap_global.thread_exit_key, &heap) != 0) throw_exception<std::bad_alloc>();
 #endif
   heap.generation = last_heap_generation.fetch_add(1, std::memory_order_relaxed) + 1;
   return true;
