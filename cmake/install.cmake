@@ -5,6 +5,8 @@ install(TARGETS own EXPORT own-targets)
 install(DIRECTORY include/own DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT own-targets NAMESPACE own:: DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/own)
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/own)
+# The gdb printers, for `source` from ~/.gdbinit (<own/gdb_printers.hpp> embeds the same script).
+install(FILES gdb/own_printers.py DESTINATION ${CMAKE_INSTALL_DATADIR}/own/gdb)
 
 configure_package_config_file(cmake/own-config.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/own-config.cmake

@@ -4,6 +4,7 @@
 // rather than as system headers. Compiling is the test; main() only keeps the instantiations.
 #include <own/atomic_shared_ptr.hpp>
 #include <own/concurrent_pool.hpp>
+#include <own/gdb_printers.hpp>
 #include <own/heap.hpp>
 #include <own/intrusive_ptr.hpp>
 #include <own/local_shared_ptr.hpp>

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: BSL-1.0
+# Run by gdb (tests/CMakeLists.txt: gdb -batch -x check_printers.py printers_program, after loading
+# the printers from the program's .debug_gdb_scripts section or from gdb/own_printers.py): stops
+# printers_program where everything is alive, prints each kind, and compares the text with what
+# own's printers and xmethods must show.
+# In an expectation, @ stands for any address and # for any number: the bytes a pool reserves and
+# the blocks a thread's cache holds depend on tuning that these printers only report. Exits gdb
+# with the number of mismatches.
+import re
+
+import gdb
+
+EXPECTED = [
+    ('empty', 'own::shared_ptr<int> (empty) = {get() = 0x0}'),
+    ('shared', 'own::shared_ptr<int> (use count 3, weak count 2) = {get() = @, *get() = 42}'),
+    ('weak', 'own::weak_ptr<int> (use count 3, weak count 2) = {get() = @, *get() = 42}'),
+    ('expired', 'own::weak_ptr<int> (expired, weak count 1) = {get() = @}'),
+    ('pt', 'own::shared_ptr<(anonymous namespace)::point> (use count 1, weak count 0) = '
+           '{get() = @, *get() = {x = 1, y = 2}}'),
+    ('array', 'own::shared_ptr<int []> (use count 1, weak count 0) = {get() = @}'),
+    ('managed', 'own::managed_ptr<int> (disposed of by own::detail::release_shared_reference(void*, void*)) = '
+                '{get() = @, *get() = 5}'),
+    ('empty_managed', 'own::managed_ptr<int> (empty) = {get() = 0x0}'),
+    ('local', 'own::local_shared_ptr<int> (local use count 2, local weak count 1) = {get() = @, *get() = 9}'),
+    ('local_weak', 'own::local_weak_ptr<int> (local use count 2, local weak count 1) = {get() = @, *get() = 9}'),
+    ('intrusive', 'own::intrusive_ptr<(anonymous namespace)::counted> (use count 2) = {get() = @, *get() = '
+                  '{<own::intrusive_ref_counter<(anonymous namespace)::counted, own::thread_safe_counter>> = '
+                  '{count_ = std::atomic<unsigned int> = { 2 }, header_offset_ = 0}, value = 7}}'),
+    ('atomic', 'own::atomic_shared_ptr<int> = {load() = own::shared_ptr<int> (use count 3, weak count 2) = '
+               '{get() = @, *get() = 42}}'),
+    ('atomic_empty', 'own::atomic_shared_ptr<int> = {load() = empty}'),
+    ('atomic_weak', 'own::atomic_weak_ptr<int> = {load() = own::weak_ptr<int> (use count 3, weak count 2) = '
+                    '{get() = @, *get() = 42}}'),
+    ('snapshot', 'own::snapshot_ptr<int> (in a hazard slot) = {get() = @, *get() = 42}'),
+    ('pool', 'own::pool (block size 64, blocks in use 2, high-water mark 3, chunks 1, bytes reserved #)'),
+    ('concurrent', 'own::concurrent_pool (block size 32, blocks in use 2, high-water mark #, chunks 1, '
+                   'bytes reserved #)'),
+    ('multi', 'own::multipool (max block size 256, blocks in use 2) = '
+              '{[40] = own::pool (block size 40, blocks in use 1, high-water mark 1, chunks 1, bytes reserved #), '
+              '[224] = own::pool (block size 224, blocks in use 1, high-water mark 1, chunks 1, bytes reserved #)}'),
+    ('concurrent_multi', 'own::concurrent_multipool (max block size 64, blocks in use 1) = '
+                         '{[16] = own::concurrent_pool (block size 16, blocks in use 1, high-water mark #, chunks 1, '
+                         'bytes reserved #)}'),
+    ('objects', 'own::object_pool<int> (capacity 4, objects in use 1, available 3)'),
+    ('concurrent_objects', 'own::concurrent_object_pool<(anonymous namespace)::point> '
+                           '(capacity 2, objects in use 1, available 1)'),
+    ('concurrent_object', 'own::shared_ptr<(anonymous namespace)::point> (use count 1, weak count 0) = '
+                          '{get() = @, *get() = {x = 3, y = 4}}'),
+    # The xmethods: what the program never compiled (inline members unused at -O0) still evaluates.
+    ('*shared', '42'),
+    ('pt->y', '2'),
+    ('shared.use_count()', '3'),
+    ('weak.use_count()', '3'),
+    ('*managed', '5'),
+    ('intrusive->value', '7'),
+    ('*snapshot', '42'),
+    ('*local', '9'),
+    ('local.use_count()', '2'),
+]
+
+
+def main():
+    gdb.execute('break own_gdb_stop')
+    gdb.execute('run')
+    gdb.execute('up')
+    mismatches = 0
+    for expression, expected in EXPECTED:
+        try:
+            shown = gdb.execute('output ' + expression, to_string=True)
+        except gdb.error as error:
+            shown = 'error: %s' % error
+        pattern = re.escape(expected).replace('@', '0x[0-9a-f]+').replace('\\#', '[0-9]+')
+        if re.fullmatch(pattern, shown):
+            print('ok   %s' % expression)
+        else:
+            mismatches += 1
+            print('FAIL %s\n  expected: %s\n  shown:    %s' % (expression, expected, shown))
+    gdb.execute('kill')
+    gdb.execute('quit %d' % mismatches)
+
+
+main()

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: BSL-1.0
+// The program check_printers.py debugs: one of each kind that own's gdb printers show, in known
+// states, all alive in main's frame when own_gdb_stop() is called. Built with -O0 -g, and with
+// <own/gdb_printers.hpp>, so that gdb loads the printers as a user's program would get them.
+#include <own/gdb_printers.hpp>
+#include <own/own.hpp>
+
+namespace {
+
+struct counted : own::intrusive_ref_counter<counted> {
+  int value = 7;
+};
+
+struct point {
+  int x;
+  int y;
+};
+
+}  // namespace
+
+// Where gdb stops; out of line and with a side effect the compiler must keep.
+extern "C" [[gnu::noinline]] void own_gdb_stop() { asm volatile(""); }
+
+int main() {
+  own::shared_ptr<int> empty;
+  own::shared_ptr<int> shared = own::make_shared<int>(42);
+  own::shared_ptr<int> copy = shared;
+  own::weak_ptr<int> weak = shared;
+  own::weak_ptr<int> expired = own::make_shared<int>(1);
+  own::shared_ptr<point> pt = own::make_shared<point>(point{1, 2});
+  own::shared_ptr<int[]> array = own::make_shared<int[]>(3);
+
+  own::managed_ptr<int> managed = own::make_managed<int>(5);
+  own::managed_ptr<int> empty_managed;
+
+  own::local_shared_ptr<int> local = own::make_local_shared<int>(9);
+  own::local_shared_ptr<int> local_copy = local;
+  own::local_weak_ptr<int> local_weak = local;
+
+  own::intrusive_ptr<counted> intrusive(new counted);
+  own::intrusive_ptr<counted> intrusive_copy = intrusive;
+
+  own::atomic_shared_ptr<int> atomic(shared);
+  own::atomic_shared_ptr<int> atomic_empty;
+  own::atomic_weak_ptr<int> atomic_weak(weak);
+  own::snapshot_ptr<int> snapshot = atomic.snapshot();
+
+  own::pool pool(64);
+  void* a = pool.allocate();
+  void* b = pool.allocate();
+  void* c = pool.allocate();
+  pool.deallocate(b);
+  own::concurrent_pool concurrent(32);
+  void* d = concurrent.allocate();
+  void* e = concurrent.allocate();
+  own::multipool multi(256);
+  void* f = multi.allocate(40);
+  void* g = multi.allocate(200);
+  own::concurrent_multipool concurrent_multi(64);
+  void* h = concurrent_multi.allocate(16);
+  own::object_pool<int> objects(4);
+  own::managed_ptr<int> object = objects.acquire();
+  own::concurrent_object_pool<point> concurrent_objects(2, [](void* where) { ::new (where) point{3, 4}; });
+  own::shared_ptr<point> concurrent_object = concurrent_objects.acquire_shared();
+
+  own_gdb_stop();
+
+  concurrent_multi.deallocate(h, 16);
+  multi.deallocate(g, 200);
+  multi.deallocate(f, 40);
+  concurrent.deallocate(e);
+  concurrent.deallocate(d);
+  pool.deallocate(c);
+  pool.deallocate(a);
+  return 0;
+}
