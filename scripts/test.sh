@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: BSL-1.0
 # Builds and runs own's whole test suite in every configuration CI checks, then the fuzzer and
 # valgrind. Stages (default: all, in this order):
+#   docs      the API reference (scripts/docs.sh): fails on any public declaration without a ///
+#             comment; a few seconds, so it goes first
 #   release   gcc C++17 -O2 (benchmarks not built), run twice: the default heap as by default, and
 #             with OWN_DEFAULT_ALLOCATOR=operator_new
 #   asan      gcc C++20, ASan+UBSan with leak checking, checked mode
@@ -23,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh test
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(release asan tsan clang subsets fuzz valgrind)
+[ ${#stages[@]} -gt 0 ] || stages=(docs release asan tsan clang subsets fuzz valgrind)
 passed=0; failed=0; failed_stages=(); timings=()
 
 # Configures and builds a preset's tests (release without the benchmarks, which CI need not build).
@@ -60,6 +62,10 @@ run_preset() {
     echo "--- release, OWN_DEFAULT_ALLOCATOR=operator_new"
     run_ctest "$preset" OWN_DEFAULT_ALLOCATOR=operator_new
   fi
+}
+
+run_docs() {
+  if bash scripts/docs.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_stages+=(docs); fi
 }
 
 run_fuzz() {
@@ -101,6 +107,7 @@ for stage in "${stages[@]}"; do
   echo "=== $stage"
   start=$(date +%s)
   case $stage in
+    docs) run_docs ;;
     fuzz) run_fuzz ;;
     subsets) for preset in no-exceptions no-rtti no-exceptions-no-rtti; do run_preset "$preset"; done ;;
     valgrind) run_valgrind ;;

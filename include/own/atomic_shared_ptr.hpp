@@ -1,123 +1,124 @@
 // SPDX-License-Identifier: BSL-1.0
-// own::atomic_shared_ptr<T> and own::atomic_weak_ptr<T>: an own::shared_ptr<T> or own::weak_ptr<T>
-// that threads may load, store, exchange and compare-exchange concurrently, lock-free, with the
-// interface of std::atomic<std::shared_ptr<T>> and std::atomic<std::weak_ptr<T>>. In C++20,
-// std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>> are the same types with the std
-// names.
-//
-// Usage:
-//
-//   own::atomic_shared_ptr<config> current(own::make_shared<config>(defaults));
-//
-//   // readers, on any thread:
-//   own::shared_ptr<config> c = current.load();
-//   use(*c);
-//
-//   // readers that only look, with no write to the count (many readers, rare writers):
-//   own::snapshot_ptr<config> s = current.snapshot();
-//   use(*s);
-//
-//   // a writer publishes a new version only if nobody else did meanwhile:
-//   own::shared_ptr<config> seen = current.load();
-//   own::shared_ptr<config> next = own::make_shared<config>(*seen);
-//   next->version++;
-//   bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
-//
-//   // an observer of the latest version that does not keep an old one alive:
-//   own::atomic_weak_ptr<config> latest(current.load());
-//   if (own::shared_ptr<config> alive = latest.load().lock()) use(*alive);
-//
-// Design: a pointer to an immutable node, read under hazard pointers
-//
-// The atomic holds one pointer to a *node*: the stored shared_ptr<T> (element pointer and control
-// block, so aliased pointers need nothing special), and a free function and a link for deferred
-// freeing: 32 bytes from a per-thread free list (detail/recycling_allocator.hpp). Each store makes a
-// new node; nodes never change and are never installed twice. An empty value is the null pointer, with no node.
-//
-// Why a node rather than pointing at T's control block: a shared_ptr is two pointers (get() may be
-// anything the owner keeps alive), and a control block cannot say what get() was.
-//
-// atomic_weak_ptr is the same atomic with a weak_ptr<T> in its nodes (a weak reference to T's block
-// instead of a shared one; one class, detail::bases::atomic_smart_ptr, serves both). Nothing below depends
-// on which: it needs of the stored value only that copying it runs no user code (one increment on
-// T's block, shared or weak count), so that it can be done under protection, and that it compares
-// by its stored pointer and its block. Below, "shared_ptr" stands for either.
-//
-//  - load: protect the node with this thread's hazard slot (detail/hazard_slots.hpp: a seq_cst
-//    exchange on a cache line only this thread writes, then re-read the pointer), copy its
-//    shared_ptr (one relaxed increment on T's block), clear the slot (a plain release store) and
-//    read a flag on the same line (set only if a writer deferred a node we were reading). The
-//    atomic's own line is only read, so readers on several cores share it instead of passing it
-//    around; the one contended line is T's count, which any copy of a shared_ptr touches. An empty
-//    atomic costs no read-modify-write.
-//  - store / exchange: make the new node, exchange the pointer, then scan the hazard slots (one
-//    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
-//    moved out and the node freed at once, so the old value is released by the store, as with std.
-//    If a reader is copying from it, the old value is copied instead and the node deferred: freed
-//    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later. No user
-//    code runs on a reader: the reader drops the node's reference only if it is not the last one
-//    (one CAS on T's count). If it is (the writer has already let go of its copy), the node is left
-//    to writers: the next store, exchange or compare_exchange of any atomic_shared_ptr or
-//    atomic_weak_ptr (hazard_slots::settle), or the destructor of one, releases it, so the value's
-//    destructor, deleter and allocator run there, as they would in some thread that drops a
-//    shared_ptr. (own's own memory, the nodes, may be freed by readers: they come from
-//    detail::recycling_allocator, ::operator delete past its per-thread cache.) If the reader clears
-//    its slot at the very moment the writer sets its flag, it can miss the flag; the node then waits
-//    for that thread's next load of a non-empty atomic, its exit, or the next write.
-//  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
-//    old node is then retired as by a store. On failure the current value is copied into `expected`
-//    (after the slot is cleared, so its destructor runs unprotected). The new node is made before
-//    the protection (allocating may run user code, see hazard_slots::guard), kept across retries,
-//    and freed unused on failure.
-//  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
-//    with the node still protected, so it cannot be freed and its address reused while we sleep:
-//    any store changes the pointer, and no notify can be missed.
-//
-// Memory orders: every access to the pointer is seq_cst whatever order is asked for (a stronger
-// order is always allowed): the hazard protocol needs the reader's slot write and re-read, and the
-// writer's exchange and scan, in one total order. A node's contents, written before the exchange
-// or CAS that publishes it, are visible to a reader whose re-read saw it; a reader's copy happens
-// before the node is freed because the reader clears its slot with release and the scan that finds
-// it clear acquires.
-//
-// Proof sketch (the hazard argument itself is in detail/hazard_slots.hpp).
-//  * No node freed while read. A thread reads a node only after its slot holds the node and a
-//    re-read of the pointer returned it; the thread that unlinked the node frees it only if a scan
-//    after the unlinking found no slot holding it, and a deferred node is freed only by a scan
-//    that found it unprotected. By the total order of the four seq_cst accesses, a reader that
-//    validated is seen by the unlinker's scan.
-//  * No reference lost or doubled. A node owns one reference to the stored value. Exactly one
-//    thread unlinks each node (the exchange or the successful CAS that replaced it, or the
-//    destructor); it either moves the reference out (no reader: nobody else can reach the node) or
-//    copies it and leaves the node's own reference to be dropped when the node is freed, once.
-//    Each load adds one reference, by copying. Nodes are never installed twice, so a node is never
-//    unlinked twice.
-//  * No ABA. A node's address is reused only after the node is freed, which needs every slot clear
-//    of it. A pointer that changes and comes back to the same address holds a different node
-//    meanwhile; a reader validates what it protects, so it copies whatever node the atomic holds at
-//    that moment, and a compare_exchange compares the value inside the node it protected, so an
-//    equal address always means the same node, with the same value.
-//  * Lock-freedom (x86-64, AArch64: pointer atomics are lock-free, see is_always_lock_free). No
-//    operation waits for another: a load retries its protection only because a store changed the
-//    pointer, and a strong compare_exchange retries only because another store succeeded. Freeing
-//    deferred nodes never waits for a reader: a node still protected is left for later.
-//  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
-//    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
-//    released with them, or, held for writers, by the next write.
-//  * No user code on readers. A reader releases a node's value only by a CAS that leaves at least
-//    one reference (release_*_unless_last); a value whose last reference a node holds is released
-//    only by settle(), which only writers and the atomics' destructors call. Hazard records (64 bytes per thread) are never freed, but are reused by
-//    later threads.
-//  * Destruction of the atomic requires, as for any object, that no other operation is running:
-//    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
-//    nobody holds any more, which their readers would otherwise free at their next operation.)
-//
-// Costs: sizeof(atomic_shared_ptr) == sizeof(atomic_weak_ptr) == 8. Stores allocate a node
-// (recycled per thread, else operator new): store, exchange and a succeeding compare_exchange of a
-// non-empty value terminate the program if that throws (they are noexcept, as std's are); so does a
-// thread's first operation if its hazard slot (64 bytes, once per thread) cannot be allocated.
-// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word): the exp6
-// and exp7 atomic rows of docs/benchmarks.md (bench/atomic_shared_ptr_bench.cpp, beyond_seeds.cpp).
+/// @file
+/// own::atomic_shared_ptr<T> and own::atomic_weak_ptr<T>: an own::shared_ptr<T> or own::weak_ptr<T>
+/// that threads may load, store, exchange and compare-exchange concurrently, lock-free, with the
+/// interface of std::atomic<std::shared_ptr<T>> and std::atomic<std::weak_ptr<T>>. In C++20,
+/// std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>> are the same types with the std
+/// names.
+///
+/// Usage:
+///
+///     own::atomic_shared_ptr<config> current(own::make_shared<config>(defaults));
+///
+///     // readers, on any thread:
+///     own::shared_ptr<config> c = current.load();
+///     use(*c);
+///
+///     // readers that only look, with no write to the count (many readers, rare writers):
+///     own::snapshot_ptr<config> s = current.snapshot();
+///     use(*s);
+///
+///     // a writer publishes a new version only if nobody else did meanwhile:
+///     own::shared_ptr<config> seen = current.load();
+///     own::shared_ptr<config> next = own::make_shared<config>(*seen);
+///     next->version++;
+///     bool published = current.compare_exchange_strong(seen, next);  // else `seen` is the newer one
+///
+///     // an observer of the latest version that does not keep an old one alive:
+///     own::atomic_weak_ptr<config> latest(current.load());
+///     if (own::shared_ptr<config> alive = latest.load().lock()) use(*alive);
+///
+/// Design: a pointer to an immutable node, read under hazard pointers
+///
+/// The atomic holds one pointer to a *node*: the stored shared_ptr<T> (element pointer and control
+/// block, so aliased pointers need nothing special), and a free function and a link for deferred
+/// freeing: 32 bytes from a per-thread free list (detail/recycling_allocator.hpp). Each store makes a
+/// new node; nodes never change and are never installed twice. An empty value is the null pointer, with no node.
+///
+/// Why a node rather than pointing at T's control block: a shared_ptr is two pointers (get() may be
+/// anything the owner keeps alive), and a control block cannot say what get() was.
+///
+/// atomic_weak_ptr is the same atomic with a weak_ptr<T> in its nodes (a weak reference to T's block
+/// instead of a shared one; one class, detail::bases::atomic_smart_ptr, serves both). Nothing below depends
+/// on which: it needs of the stored value only that copying it runs no user code (one increment on
+/// T's block, shared or weak count), so that it can be done under protection, and that it compares
+/// by its stored pointer and its block. Below, "shared_ptr" stands for either.
+///
+///  - load: protect the node with this thread's hazard slot (detail/hazard_slots.hpp: a seq_cst
+///    exchange on a cache line only this thread writes, then re-read the pointer), copy its
+///    shared_ptr (one relaxed increment on T's block), clear the slot (a plain release store) and
+///    read a flag on the same line (set only if a writer deferred a node we were reading). The
+///    atomic's own line is only read, so readers on several cores share it instead of passing it
+///    around; the one contended line is T's count, which any copy of a shared_ptr touches. An empty
+///    atomic costs no read-modify-write.
+///  - store / exchange: make the new node, exchange the pointer, then scan the hazard slots (one
+///    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
+///    moved out and the node freed at once, so the old value is released by the store, as with std.
+///    If a reader is copying from it, the old value is copied instead and the node deferred: freed
+///    by its last reader as that reader finishes (see hazard_slots), a few nanoseconds later. No user
+///    code runs on a reader: the reader drops the node's reference only if it is not the last one
+///    (one CAS on T's count). If it is (the writer has already let go of its copy), the node is left
+///    to writers: the next store, exchange or compare_exchange of any atomic_shared_ptr or
+///    atomic_weak_ptr (hazard_slots::settle), or the destructor of one, releases it, so the value's
+///    destructor, deleter and allocator run there, as they would in some thread that drops a
+///    shared_ptr. (own's own memory, the nodes, may be freed by readers: they come from
+///    detail::recycling_allocator, ::operator delete past its per-thread cache.) If the reader clears
+///    its slot at the very moment the writer sets its flag, it can miss the flag; the node then waits
+///    for that thread's next load of a non-empty atomic, its exit, or the next write.
+///  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
+///    old node is then retired as by a store. On failure the current value is copied into `expected`
+///    (after the slot is cleared, so its destructor runs unprotected). The new node is made before
+///    the protection (allocating may run user code, see hazard_slots::guard), kept across retries,
+///    and freed unused on failure.
+///  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
+///    with the node still protected, so it cannot be freed and its address reused while we sleep:
+///    any store changes the pointer, and no notify can be missed.
+///
+/// Memory orders: every access to the pointer is seq_cst whatever order is asked for (a stronger
+/// order is always allowed): the hazard protocol needs the reader's slot write and re-read, and the
+/// writer's exchange and scan, in one total order. A node's contents, written before the exchange
+/// or CAS that publishes it, are visible to a reader whose re-read saw it; a reader's copy happens
+/// before the node is freed because the reader clears its slot with release and the scan that finds
+/// it clear acquires.
+///
+/// Proof sketch (the hazard argument itself is in detail/hazard_slots.hpp).
+///  * No node freed while read. A thread reads a node only after its slot holds the node and a
+///    re-read of the pointer returned it; the thread that unlinked the node frees it only if a scan
+///    after the unlinking found no slot holding it, and a deferred node is freed only by a scan
+///    that found it unprotected. By the total order of the four seq_cst accesses, a reader that
+///    validated is seen by the unlinker's scan.
+///  * No reference lost or doubled. A node owns one reference to the stored value. Exactly one
+///    thread unlinks each node (the exchange or the successful CAS that replaced it, or the
+///    destructor); it either moves the reference out (no reader: nobody else can reach the node) or
+///    copies it and leaves the node's own reference to be dropped when the node is freed, once.
+///    Each load adds one reference, by copying. Nodes are never installed twice, so a node is never
+///    unlinked twice.
+///  * No ABA. A node's address is reused only after the node is freed, which needs every slot clear
+///    of it. A pointer that changes and comes back to the same address holds a different node
+///    meanwhile; a reader validates what it protects, so it copies whatever node the atomic holds at
+///    that moment, and a compare_exchange compares the value inside the node it protected, so an
+///    equal address always means the same node, with the same value.
+///  * Lock-freedom (x86-64, AArch64: pointer atomics are lock-free, see is_always_lock_free). No
+///    operation waits for another: a load retries its protection only because a store changed the
+///    pointer, and a strong compare_exchange retries only because another store succeeded. Freeing
+///    deferred nodes never waits for a reader: a node still protected is left for later.
+///  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
+///    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
+///    released with them, or, held for writers, by the next write.
+///  * No user code on readers. A reader releases a node's value only by a CAS that leaves at least
+///    one reference (release_*_unless_last); a value whose last reference a node holds is released
+///    only by settle(), which only writers and the atomics' destructors call. Hazard records (64 bytes per thread) are never freed, but are reused by
+///    later threads.
+///  * Destruction of the atomic requires, as for any object, that no other operation is running:
+///    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
+///    nobody holds any more, which their readers would otherwise free at their next operation.)
+///
+/// Costs: sizeof(atomic_shared_ptr) == sizeof(atomic_weak_ptr) == 8. Stores allocate a node
+/// (recycled per thread, else operator new): store, exchange and a succeeding compare_exchange of a
+/// non-empty value terminate the program if that throws (they are noexcept, as std's are); so does a
+/// thread's first operation if its hazard slot (64 bytes, once per thread) cannot be allocated.
+/// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word): the exp6
+/// and exp7 atomic rows of docs/benchmarks.md (bench/atomic_shared_ptr_bench.cpp, beyond_seeds.cpp).
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
@@ -325,24 +326,29 @@ class atomic_smart_ptr {
 }  // namespace bases
 }  // namespace detail
 
-// What atomic_shared_ptr<T>::snapshot() returns: the value the atomic held, kept alive by one of the
-// calling thread's hazard slots instead of a reference count, so that taking and dropping it writes
-// no cache line another thread writes (T's count included). Moves, never copies; dereferences like
-// a pointer; to_shared() gives a shared_ptr sharing ownership, to keep the value beyond it.
-//
-// Rules: a thread has hazard_slots::snapshot_slots (4) slots for snapshots; a snapshot taken while
-// they are all held, or during the thread's exit, holds a counted reference instead (one increment,
-// as load()), so nothing fails, only that snapshot costs more. A snapshot must be destroyed, reset
-// or moved-from on the thread that took it, before that thread exits (checked mode aborts with an
-// own: message otherwise). It may outlive the atomic. While it lives, the value it holds is not
-// released: a writer that replaces it leaves the value to the snapshot's end (and to the next write
-// after that, if the snapshot held its last reference).
+/// What atomic_shared_ptr<T>::snapshot() returns: the value the atomic held, kept alive by one of the
+/// calling thread's hazard slots instead of a reference count, so that taking and dropping it writes
+/// no cache line another thread writes (T's count included). Moves, never copies; dereferences like
+/// a pointer; to_shared() gives a shared_ptr sharing ownership, to keep the value beyond it.
+///
+/// Rules: a thread has hazard_slots::snapshot_slots (4) slots for snapshots; a snapshot taken while
+/// they are all held, or during the thread's exit, holds a counted reference instead (one increment,
+/// as load()), so nothing fails, only that snapshot costs more. A snapshot must be destroyed, reset
+/// or moved-from on the thread that took it, before that thread exits (checked mode aborts with an
+/// own: message otherwise). It may outlive the atomic. While it lives, the value it holds is not
+/// released: a writer that replaces it leaves the value to the snapshot's end (and to the next write
+/// after that, if the snapshot held its last reference).
 template <class T>
 class snapshot_ptr {
  public:
+  /// The type pointed to.
   using element_type = typename shared_ptr<T>::element_type;
 
+  /// Empty.
   constexpr snapshot_ptr() noexcept = default;
+  /// Takes other's value (and its slot); other is empty afterwards. Moves never cross threads
+  /// (see above).
+  ///@{
   snapshot_ptr(snapshot_ptr&& other) noexcept
       : value_(std::exchange(other.value_, nullptr)), slot_(std::exchange(other.slot_, nullptr)), counted_(std::move(other.counted_)) {}
   snapshot_ptr& operator=(snapshot_ptr&& other) noexcept {
@@ -354,24 +360,30 @@ class snapshot_ptr {
     }
     return *this;
   }
+  ///@}
+
   snapshot_ptr(const snapshot_ptr&) = delete;
   snapshot_ptr& operator=(const snapshot_ptr&) = delete;
   ~snapshot_ptr() { reset(); }
 
-  // Lets go of the value; empty afterwards.
+  /// Lets go of the value; empty afterwards.
   void reset() noexcept {
     if (slot_ != nullptr) detail::hazard_slots::give_back_snapshot_slot(std::exchange(slot_, nullptr));
     value_ = nullptr;
     counted_.reset();
   }
 
+  /// The pointer the value holds (null if empty).
   element_type* get() const noexcept { return value_ ? value_->get() : counted_.get(); }
-  // Precondition: not empty (checked mode aborts).
+  ///@{
+  /// Precondition: not empty (checked mode aborts).
   element_type& operator*() const noexcept { return *checked_get(); }
   element_type* operator->() const noexcept { return checked_get(); }
+  /// Whether get() is not null.
+  ///@}
   explicit operator bool() const noexcept { return get() != nullptr; }
 
-  // A shared_ptr to the value, sharing ownership with whoever else owns it (empty if this is).
+  /// A shared_ptr to the value, sharing ownership with whoever else owns it (empty if this is).
   shared_ptr<T> to_shared() const noexcept { return value_ ? *value_ : counted_; }
 
  private:
@@ -384,23 +396,30 @@ class snapshot_ptr {
     return p;
   }
 
-  const shared_ptr<T>* value_ = nullptr;                // in the protected node
-  detail::hazard_slots::slot_type* slot_ = nullptr;    // the slot protecting it
-  shared_ptr<T> counted_;                               // when no slot was free
+  const shared_ptr<T>* value_ = nullptr;                ///< in the protected node
+  detail::hazard_slots::slot_type* slot_ = nullptr;    ///< the slot protecting it
+  shared_ptr<T> counted_;                               ///< when no slot was free
 };
 
+/// An atomic shared_ptr<T>, as C++20's std::atomic<std::shared_ptr<T>>: lock-free load, store, exchange
+/// and compare_exchange (see the file documentation), and snapshot() for readers.
 template <class T>
 class atomic_shared_ptr : public detail::bases::atomic_smart_ptr<shared_ptr<T>> {
  public:
+  /// Empty, or holding `desired`.
+  ///@{
   constexpr atomic_shared_ptr() noexcept = default;
   constexpr atomic_shared_ptr(std::nullptr_t) noexcept {}
   atomic_shared_ptr(shared_ptr<T> desired) noexcept : detail::bases::atomic_smart_ptr<shared_ptr<T>>(std::move(desired)) {}
 
+  ///@}
+
   using detail::bases::atomic_smart_ptr<shared_ptr<T>>::operator=;
+  /// store(nullptr).
   void operator=(std::nullptr_t) noexcept { this->store(nullptr); }
 
-  // The stored value, kept alive by a hazard slot of this thread's (see snapshot_ptr for its rules):
-  // for readers of a value that rarely changes (configuration), no write to T's count. Lock-free.
+  /// The stored value, kept alive by a hazard slot of this thread's (see snapshot_ptr for its rules):
+  /// for readers of a value that rarely changes (configuration), no write to T's count. Lock-free.
   snapshot_ptr<T> snapshot() const noexcept {
     snapshot_ptr<T> result;
     if (detail::hazard_slots::slot_type* slot = detail::hazard_slots::take_snapshot_slot()) {
@@ -417,11 +436,17 @@ class atomic_shared_ptr : public detail::bases::atomic_smart_ptr<shared_ptr<T>> 
   }
 };
 
+/// An atomic weak_ptr<T>, as C++20's std::atomic<std::weak_ptr<T>>: lock-free load, store, exchange
+/// and compare_exchange (see the file documentation).
 template <class T>
 class atomic_weak_ptr : public detail::bases::atomic_smart_ptr<weak_ptr<T>> {
  public:
+  /// Empty, or holding `desired`.
+  ///@{
   constexpr atomic_weak_ptr() noexcept = default;
   atomic_weak_ptr(weak_ptr<T> desired) noexcept : detail::bases::atomic_smart_ptr<weak_ptr<T>>(std::move(desired)) {}
+
+  ///@}
 
   using detail::bases::atomic_smart_ptr<weak_ptr<T>>::operator=;
 };
@@ -433,9 +458,9 @@ class atomic_weak_ptr : public detail::bases::atomic_smart_ptr<weak_ptr<T>> {
 #endif
 
 #if __cplusplus >= 202002L
-// std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>>: own::atomic_shared_ptr and
-// own::atomic_weak_ptr under the std names, as std::atomic<std::shared_ptr<T>> and
-// std::atomic<std::weak_ptr<T>> are specified ([util.smartptr.atomic]).
+/// std::atomic<own::shared_ptr<T>> and std::atomic<own::weak_ptr<T>>: own::atomic_shared_ptr and
+/// own::atomic_weak_ptr under the std names, as std::atomic<std::shared_ptr<T>> and
+/// std::atomic<std::weak_ptr<T>> are specified ([util.smartptr.atomic]).
 template <class T>
 struct std::atomic<own::shared_ptr<T>> : own::atomic_shared_ptr<T> {
   using own::atomic_shared_ptr<T>::atomic_shared_ptr;

@@ -1,46 +1,47 @@
 // SPDX-License-Identifier: BSL-1.0
-// <own/heap.hpp>: the default heap, where own gets memory when no allocator is given.
-//
-// make_shared, make_shared_for_overwrite, make_shared_object/array and their array forms,
-// make_managed, make_local_shared, and the control blocks of shared_ptr(p), shared_ptr(p, d),
-// shared_ptr(unique_ptr&&) and shared_ptr(managed_ptr&&) take their memory from here; whatever is
-// given an allocator (allocate_shared, shared_ptr(p, d, a), the _with_alloc forms, pools) uses that
-// allocator only. heap_allocator<T> is the same heap as a standard Allocator, for users' containers.
-//
-// What it is: per-thread pages of one size class each (27 classes from 16 bytes to 2 KiB, 8-byte
-// steps up to 64, then four per doubling, so a 40-byte block costs 40 and a 200-byte one 224); an
-// allocation and a free by the same thread are a pop and a push on a thread-local list, a free by
-// another thread one CAS. Blocks allocated one after another lie side by side. Larger requests, and
-// alignments above 128, go to ::operator new.
-//
-// Memory: a page that becomes empty goes to a process-wide list of free pages, and back to the
-// system (madvise) once it has been free for `free_page_delay` (ten seconds, jemalloc's default
-// decay), so a program that frees a large structure and builds another soon after reuses warm pages
-// instead of faulting them in again. The delay is checked whenever a thread takes or gives back a
-// page; there is no background thread, so a process that goes quiet keeps its free pages until then,
-// or until trim(). 2 MiB of free pages are kept however long. A thread's pages go back at once when it
-// exits: those free then (and those it emptied before), and those still holding blocks when their
-// last block is freed (by any thread). trim() gives back every free page. fork() is safe: the child's
-// heap works; blocks of the parent's other threads are never reused in the child.
-//
-// The switch: the environment variable OWN_DEFAULT_ALLOCATOR, read once, at the first allocation:
-//  - `operator_new`: every block comes from ::operator new and goes back to ::operator delete (for
-//    heap profilers, allocation-counting tests and replaced operator new);
-//  - `heap`: the pages, even where they are off by default;
-//  - unset: the pages, except under AddressSanitizer and valgrind (so that their use-after-free,
-//    leak and bounds reports stay as precise as for new/delete) and where there is no mmap.
-// With `heap` under AddressSanitizer, a freed block is poisoned but for its first 8 bytes (its link),
-// so a use after free is reported as use-after-poison; leaks in the heap's blocks are not reported.
-//
-// Usage example (heap_test runs it):
-//
-//   #include <own/heap.hpp>
-//   #include <own/shared_ptr.hpp>
-//
-//   std::vector<int, own::heap_allocator<int>> v{1, 2, 3};   // a container on the default heap
-//   auto p = own::make_shared<int>(42);                       // from the default heap, no set-up
-//   own::heap::statistics s = own::heap::current_statistics();
-//   own::heap::trim();                                        // free pages back to the system
+/// @file
+/// <own/heap.hpp>: the default heap, where own gets memory when no allocator is given.
+///
+/// make_shared, make_shared_for_overwrite, make_shared_object/array and their array forms,
+/// make_managed, make_local_shared, and the control blocks of shared_ptr(p), shared_ptr(p, d),
+/// shared_ptr(unique_ptr&&) and shared_ptr(managed_ptr&&) take their memory from here; whatever is
+/// given an allocator (allocate_shared, shared_ptr(p, d, a), the _with_alloc forms, pools) uses that
+/// allocator only. heap_allocator<T> is the same heap as a standard Allocator, for users' containers.
+///
+/// What it is: per-thread pages of one size class each (27 classes from 16 bytes to 2 KiB, 8-byte
+/// steps up to 64, then four per doubling, so a 40-byte block costs 40 and a 200-byte one 224); an
+/// allocation and a free by the same thread are a pop and a push on a thread-local list, a free by
+/// another thread one CAS. Blocks allocated one after another lie side by side. Larger requests, and
+/// alignments above 128, go to ::operator new.
+///
+/// Memory: a page that becomes empty goes to a process-wide list of free pages, and back to the
+/// system (madvise) once it has been free for `free_page_delay` (ten seconds, jemalloc's default
+/// decay), so a program that frees a large structure and builds another soon after reuses warm pages
+/// instead of faulting them in again. The delay is checked whenever a thread takes or gives back a
+/// page; there is no background thread, so a process that goes quiet keeps its free pages until then,
+/// or until trim(). 2 MiB of free pages are kept however long. A thread's pages go back at once when it
+/// exits: those free then (and those it emptied before), and those still holding blocks when their
+/// last block is freed (by any thread). trim() gives back every free page. fork() is safe: the child's
+/// heap works; blocks of the parent's other threads are never reused in the child.
+///
+/// The switch: the environment variable OWN_DEFAULT_ALLOCATOR, read once, at the first allocation:
+///  - `operator_new`: every block comes from ::operator new and goes back to ::operator delete (for
+///    heap profilers, allocation-counting tests and replaced operator new);
+///  - `heap`: the pages, even where they are off by default;
+///  - unset: the pages, except under AddressSanitizer and valgrind (so that their use-after-free,
+///    leak and bounds reports stay as precise as for new/delete) and where there is no mmap.
+/// With `heap` under AddressSanitizer, a freed block is poisoned but for its first 8 bytes (its link),
+/// so a use after free is reported as use-after-poison; leaks in the heap's blocks are not reported.
+///
+/// Usage example (heap_test runs it):
+///
+///     #include <own/heap.hpp>
+///     #include <own/shared_ptr.hpp>
+///
+///     std::vector<int, own::heap_allocator<int>> v{1, 2, 3};   // a container on the default heap
+///     auto p = own::make_shared<int>(42);                       // from the default heap, no set-up
+///     own::heap::statistics s = own::heap::current_statistics();
+///     own::heap::trim();                                        // free pages back to the system
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
@@ -59,27 +60,28 @@ namespace own {
 
 namespace heap {
 
-// The largest block the heap serves; larger requests go to ::operator new.
+/// The largest block the heap serves; larger requests go to ::operator new.
 inline constexpr std::size_t max_block_size = detail::heap_max_block_size;
 
-// How long a free page stays resident before it goes back to the system (beyond the 2 MiB kept).
+/// How long a free page stays resident before it goes back to the system (beyond the 2 MiB kept).
 inline constexpr std::chrono::milliseconds free_page_delay = detail::heap_free_page_delay;
 
-// The bytes a request of `size` bytes aligned to `align` (a power of two) takes: its class's size,
-// or `size` itself where ::operator new serves it. Constant for constant arguments, for sizing pools.
+/// The bytes a request of `size` bytes aligned to `align` (a power of two) takes: its class's size,
+/// or `size` itself where ::operator new serves it. Constant for constant arguments, for sizing pools.
 constexpr std::size_t block_size(std::size_t size, std::size_t align = alignof(std::max_align_t)) noexcept {
   const std::size_t c = detail::heap_class_search(size, align);
   return c == detail::heap_class_count ? size : detail::heap_class_sizes[c];
 }
 
+/// What current_statistics() reports about the default heap.
 struct statistics {
-  std::size_t mapped_bytes;    // address space taken from the system (never given back)
-  std::size_t in_use_bytes;    // pages held by threads or by blocks of exited threads
-  std::size_t cached_bytes;    // free pages resident for reuse (see free_page_delay)
-  std::size_t orphaned_pages;  // pages whose thread has exited and that still hold blocks
+  std::size_t mapped_bytes;    ///< address space taken from the system (never given back)
+  std::size_t in_use_bytes;    ///< pages held by threads or by blocks of exited threads
+  std::size_t cached_bytes;    ///< free pages resident for reuse (see free_page_delay)
+  std::size_t orphaned_pages;  ///< pages whose thread has exited and that still hold blocks
 };
 
-// A consistent snapshot (under the heap's lock).
+/// A consistent snapshot (under the heap's lock).
 inline statistics current_statistics() noexcept {
   detail::spinlock_guard guard(detail::heap_global.lock);
   const detail::heap_globals& g = detail::heap_global;
@@ -87,32 +89,40 @@ inline statistics current_statistics() noexcept {
           g.resident_count * detail::heap_page_size, g.orphan_count};
 }
 
-// Gives back to the system every free page kept resident, after giving back the calling thread's
-// pages that other threads have emptied since it last allocated. noexcept; takes the heap's lock.
+/// Gives back to the system every free page kept resident, after giving back the calling thread's
+/// pages that other threads have emptied since it last allocated. noexcept; takes the heap's lock.
 inline void trim() noexcept {
   detail::thread_heap& heap = detail::this_thread_heap;
   if (heap.generation != 0) detail::heap_take_reawakened(heap);
   detail::heap_discard_resident();
 }
 
-// Whether the switch sends every block to ::operator new (decides the setting if nothing has yet).
+/// Whether the switch sends every block to ::operator new (decides the setting if nothing has yet).
 inline bool uses_operator_new() noexcept { return detail::current_heap_mode() == detail::heap_mode::operator_new; }
 
 }  // namespace heap
 
-// The default heap as a standard Allocator. Stateless; all instances are equal. allocate throws
-// std::bad_alloc (std::bad_array_new_length for a count whose size overflows).
+/// The default heap as a standard Allocator. Stateless; all instances are equal. allocate throws
+/// std::bad_alloc (std::bad_array_new_length for a count whose size overflows).
 template <class T>
 class heap_allocator {
  public:
+  /// The standard Allocator's member types: stateless, so every instance is equal.
+  ///@{
   using value_type = T;
   using is_always_equal = std::true_type;
   using propagate_on_container_move_assignment = std::true_type;
 
+  ///@}
+  /// Allocators of any value type are interchangeable (rebinding).
+  ///@{
   constexpr heap_allocator() noexcept = default;
   template <class U>
   constexpr heap_allocator(const heap_allocator<U>&) noexcept {}
 
+  ///@}
+
+  /// Memory for n objects of type T, from the default heap (operator new beyond its largest class).
   [[nodiscard]] T* allocate(std::size_t n) {
     if constexpr (class_of_one < detail::heap_class_count) {
       if (n == 1) return static_cast<T*>(detail::heap_allocate(class_of_one, sizeof(T), alignof(T)));
@@ -124,6 +134,7 @@ class heap_allocator {
     return static_cast<T*>(detail::heap_allocate(c, size, alignof(T)));
   }
 
+  /// Precondition: p came from allocate(n) of a heap_allocator.
   void deallocate(T* p, std::size_t n) noexcept {
     if constexpr (class_of_one < detail::heap_class_count) {
       if (n == 1) return detail::heap_deallocate(p, alignof(T));
@@ -135,10 +146,12 @@ class heap_allocator {
     }
   }
 
+  /// Always true: any instance frees what another allocated.
   template <class U>
   friend constexpr bool operator==(const heap_allocator&, const heap_allocator<U>&) noexcept {
     return true;
   }
+  /// Always false.
   template <class U>
   friend constexpr bool operator!=(const heap_allocator&, const heap_allocator<U>&) noexcept {
     return false;

@@ -1,41 +1,42 @@
 // SPDX-License-Identifier: BSL-1.0
-// own::managed_ptr: N1851's move-only owning pointer whose manager is not part of its type. One
-// managed_ptr<Base> can hold an object from `new`, from a pool or factory (returned through
-// `reclaim_managed_object(manager, p)`, found by ADL), from a function deleter with a cookie, or
-// from a shared_ptr (holding one reference), and destroys each the right way, as the complete type
-// it was made with. It is the vocabulary type for "I hand you ownership" across interfaces: a
-// function taking managed_ptr<const Item> accepts all of these without templates.
-//
-// Round trips with shared_ptr cost nothing extra: shared_ptr -> managed_ptr takes one reference
-// (a relaxed increment, like a copy), and managed_ptr -> shared_ptr gives the same control block
-// back with no allocation and no atomic operation. make_managed / allocate_managed house the
-// object in a control block, so their results convert to shared_ptr for free as well.
-//
-// sizeof(managed_ptr) is four pointers: the pointer it shows, and its deleter (the object as made,
-// the manager or cookie, and the function that disposes of them). No constructor allocates.
-//
-// Usage:
-//
-//   struct item { virtual ~item() = default; int id = 0; };
-//   struct item_pool { std::vector<item*> free; };
-//   void reclaim_managed_object(item_pool* pool, item* p) { pool->free.push_back(p); }
-//
-//   int process(own::managed_ptr<const item> p) { return p->id; }  // takes any owner
-//
-//   item_pool pool;
-//   item pooled;
-//   process(own::managed_ptr<item>(&pooled, &pool));                 // back to the pool after
-//   process(own::make_managed<item>());                              // deleted after
-//   own::shared_ptr<item> shared = own::make_shared<item>();
-//   process(shared);                                                 // one more reference
-//   own::managed_ptr<item> m = shared;
-//   own::shared_ptr<item> again = std::move(m);                      // the same control block
-//   assert(pool.free.size() == 1 && again.owner_equal(shared) && shared.use_count() == 2);
-//
-// Note: the (p, cookie, function) form stores `void (*)(Y*, C*)` as `void (*)(void*, void*)` and
-// calls it so, as N1851 and BDE do; that relies on object pointers being passed alike, which holds
-// on every ABI own supports (a sanitizer that checks function types, such as clang's
-// -fsanitize=function, reports it).
+/// @file
+/// own::managed_ptr: N1851's move-only owning pointer whose manager is not part of its type. One
+/// managed_ptr<Base> can hold an object from `new`, from a pool or factory (returned through
+/// `reclaim_managed_object(manager, p)`, found by ADL), from a function deleter with a cookie, or
+/// from a shared_ptr (holding one reference), and destroys each the right way, as the complete type
+/// it was made with. It is the vocabulary type for "I hand you ownership" across interfaces: a
+/// function taking managed_ptr<const Item> accepts all of these without templates.
+///
+/// Round trips with shared_ptr cost nothing extra: shared_ptr -> managed_ptr takes one reference
+/// (a relaxed increment, like a copy), and managed_ptr -> shared_ptr gives the same control block
+/// back with no allocation and no atomic operation. make_managed / allocate_managed house the
+/// object in a control block, so their results convert to shared_ptr for free as well.
+///
+/// sizeof(managed_ptr) is four pointers: the pointer it shows, and its deleter (the object as made,
+/// the manager or cookie, and the function that disposes of them). No constructor allocates.
+///
+/// Usage:
+///
+///     struct item { virtual ~item() = default; int id = 0; };
+///     struct item_pool { std::vector<item*> free; };
+///     void reclaim_managed_object(item_pool* pool, item* p) { pool->free.push_back(p); }
+///
+///     int process(own::managed_ptr<const item> p) { return p->id; }  // takes any owner
+///
+///     item_pool pool;
+///     item pooled;
+///     process(own::managed_ptr<item>(&pooled, &pool));                 // back to the pool after
+///     process(own::make_managed<item>());                              // deleted after
+///     own::shared_ptr<item> shared = own::make_shared<item>();
+///     process(shared);                                                 // one more reference
+///     own::managed_ptr<item> m = shared;
+///     own::shared_ptr<item> again = std::move(m);                      // the same control block
+///     assert(pool.free.size() == 1 && again.owner_equal(shared) && shared.use_count() == 2);
+///
+/// Note: the (p, cookie, function) form stores `void (*)(Y*, C*)` as `void (*)(void*, void*)` and
+/// calls it so, as N1851 and BDE do; that relies on object pointers being passed alike, which holds
+/// on every ABI own supports (a sanitizer that checks function types, such as clang's
+/// -fsanitize=function, reports it).
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
@@ -52,21 +53,30 @@
 
 namespace own {
 
-// How a managed_ptr disposes of its object: `function(object, cookie)`. Returned by
-// managed_ptr::release() so ownership can be resumed or ended later.
+/// How a managed_ptr disposes of its object: `function(object, cookie)`. Returned by
+/// managed_ptr::release() so ownership can be resumed or ended later.
 class managed_ptr_deleter {
  public:
+  /// The disposing function: called as function(object, cookie).
   using function_type = void (*)(void* object, void* cookie);
 
+  /// No object (calling it does nothing), or the given one.
+  ///@{
   constexpr managed_ptr_deleter() noexcept = default;
   constexpr managed_ptr_deleter(void* object, void* cookie, function_type fn) noexcept
       : object_(object), cookie_(cookie), function_(fn) {}
 
+  ///@}
+
+  /// The object as made (null: none), the manager or cookie, and the function that disposes of them.
+  ///@{
   void* object() const noexcept { return object_; }
   void* cookie() const noexcept { return cookie_; }
   function_type function() const noexcept { return function_; }
 
-  // Disposes of the object (nothing if there is none).
+  ///@}
+
+  /// Disposes of the object (nothing if there is none).
   void operator()() const noexcept {
     if (object_) function_(object_, cookie_);
   }
@@ -108,51 +118,60 @@ struct managed_access;
 
 }  // namespace detail
 
+/// A move-only owner whose manager (delete, a pool, a deleter with a cookie, a shared_ptr's
+/// control block) is not part of its type (see the file documentation).
 template <class T>
 class managed_ptr {
   template <class Y>
   using if_convertible = std::enable_if_t<std::is_convertible_v<Y*, T*>, int>;
 
  public:
+  /// The type pointed to.
   using element_type = T;
 
-  // Empty.
+  /// Empty.
+  ///@{
   constexpr managed_ptr() noexcept = default;
   constexpr managed_ptr(std::nullptr_t) noexcept {}
+  ///@}
 
-  // Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed).
+  /// Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed).
   template <class Y, if_convertible<Y> = 0>
   explicit managed_ptr(Y* p) noexcept {
     set(p, detail::erase_object(p), nullptr, &detail::delete_object<Y>);
   }
 
-  // Owns `p` for the manager `m`: disposed of by `reclaim_managed_object(m, p)`, found by ADL.
+  /// Owns `p` for the manager `m`: disposed of by `reclaim_managed_object(m, p)`, found by ADL.
   template <class Y, class M, if_convertible<Y> = 0>
   managed_ptr(Y* p, M* m) noexcept {
     set(p, detail::erase_object(p), detail::erase_object(m), &detail::reclaim_object<Y, M>);
   }
 
-  // Owns `p`, disposed of by `deleter(p, cookie)`.
+  /// Owns `p`, disposed of by `deleter(p, cookie)`.
   template <class Y, class C, if_convertible<Y> = 0>
   managed_ptr(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept {
     set(p, detail::erase_object(p), detail::erase_object(cookie),
         reinterpret_cast<managed_ptr_deleter::function_type>(deleter));
   }
 
-  // Resumes ownership given up by release(). With a deleter that has no object, shows `p` and owns
-  // nothing.
+  /// Resumes ownership given up by release(). With a deleter that has no object, shows `p` and owns
+  /// nothing.
   managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept {
     set_or_show(p, deleter.object(), deleter.cookie(), deleter.function());
   }
 
+  /// Takes r's object (and the pointer r shows, converted); r is empty afterwards.
+  ///@{
   managed_ptr(managed_ptr&& r) noexcept { take(r, shown_by(r)); }
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(managed_ptr<Y>&& r) noexcept {
     take(r, shown_by(r));
   }
 
-  // Aliasing: shows `p` (usually part of r's object) and owns r's object.
-  // Precondition: `r` is not empty, or `p` is null (checked in OWN_CHECKED mode).
+  ///@}
+
+  /// Aliasing: shows `p` (usually part of r's object) and owns r's object.
+  /// Precondition: `r` is not empty, or `p` is null (checked in OWN_CHECKED mode).
   template <class Y>
   managed_ptr(managed_ptr<Y>&& r, T* p) noexcept {
     OWN_CHECK(r.object_ != nullptr || p == nullptr, "aliasing an empty own::managed_ptr with a non-null pointer");
@@ -163,10 +182,12 @@ class managed_ptr {
     }
   }
 
+  /// Takes r's object, to be deleted as a Y.
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(std::unique_ptr<Y>&& r) noexcept : managed_ptr(r.release()) {}
 
-  // Shares ownership with `r`: one reference, no allocation.
+  ///@{
+  /// Shares ownership with `r`: one reference, no allocation.
   template <class Y, if_convertible<Y> = 0>
   managed_ptr(const shared_ptr<Y>& r) noexcept : managed_ptr(shared_ptr<Y>(r)) {}
   template <class Y, if_convertible<Y> = 0>
@@ -177,6 +198,8 @@ class managed_ptr {
     set_or_show(p, block, block, &detail::release_shared_reference);
   }
 
+  ///@}
+
   managed_ptr(const managed_ptr&) = delete;
   managed_ptr& operator=(const managed_ptr&) = delete;
 
@@ -184,7 +207,8 @@ class managed_ptr {
     if (object_) function_(object_, cookie_);
   }
 
-  // The old object is disposed of last, so its destructor sees this pointer already updated.
+  ///@{
+  /// The old object is disposed of last, so its destructor sees this pointer already updated.
   managed_ptr& operator=(managed_ptr&& r) noexcept { return assign(std::move(r)); }
   template <class Y, if_convertible<Y> = 0>
   managed_ptr& operator=(managed_ptr<Y>&& r) noexcept {
@@ -200,7 +224,10 @@ class managed_ptr {
     return *this;
   }
 
-  // Each reset(args...) is managed_ptr(args...).swap(*this): the old object goes last.
+  ///@}
+
+  /// Each reset(args...) is managed_ptr(args...).swap(*this): the old object goes last.
+  ///@{
   void reset() noexcept { managed_ptr().swap(*this); }
   template <class Y, if_convertible<Y> = 0>
   void reset(Y* p) noexcept {
@@ -219,6 +246,9 @@ class managed_ptr {
     managed_ptr(std::move(r), p).swap(*this);
   }
 
+  ///@}
+
+  /// Exchanges the objects, pointers and managers of *this and r.
   void swap(managed_ptr& r) noexcept {
     std::swap(ptr_, r.ptr_);
     std::swap(object_, r.object_);
@@ -226,27 +256,29 @@ class managed_ptr {
     std::swap(function_, r.function_);
   }
 
-  // Gives up ownership without destroying: the pointer, and the deleter that disposes of the
-  // object later (call it, or pass both to managed_ptr(p, deleter)). The manager is kept.
+  /// Gives up ownership without destroying: the pointer, and the deleter that disposes of the
+  /// object later (call it, or pass both to managed_ptr(p, deleter)). The manager is kept.
   std::pair<T*, managed_ptr_deleter> release() noexcept {
     std::pair<T*, managed_ptr_deleter> result(get(), get_deleter());
     clear();
     return result;
   }
 
-  // An empty managed_ptr's pointer word is stale (a move clears the object word only), so the
-  // pointer shown is decided by the object word.
+  /// An empty managed_ptr's pointer word is stale (a move clears the object word only), so the
+  /// pointer shown is decided by the object word.
   T* get() const noexcept { return object_ ? ptr_ : nullptr; }
-  // What release() would return; empty if this owns nothing (empty, or a pointer shown without an
-  // owner).
+  /// What release() would return; empty if this owns nothing (empty, or a pointer shown without an
+  /// owner).
   managed_ptr_deleter get_deleter() const noexcept {
     return object_ && function_ != &detail::dispose_nothing ? managed_ptr_deleter(object_, cookie_, function_)
                                                             : managed_ptr_deleter();
   }
+  /// Whether get() is not null.
   explicit operator bool() const noexcept { return get() != nullptr; }
 
-  // Precondition: get() != nullptr (checked in OWN_CHECKED mode). Both go through get(), so that a
-  // moved-from managed_ptr dereferenced by mistake gives null, never the stale pointer word.
+  ///@{
+  /// Precondition: get() != nullptr (checked in OWN_CHECKED mode). Both go through get(), so that a
+  /// moved-from managed_ptr dereferenced by mistake gives null, never the stale pointer word.
   template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
   U& operator*() const noexcept {
     OWN_CHECK(get() != nullptr, "dereferencing an empty own::managed_ptr");
@@ -256,13 +288,14 @@ class managed_ptr {
     OWN_CHECK(get() != nullptr, "dereferencing an empty own::managed_ptr (operator->)");
     return get();
   }
+  ///@}
 
  private:
   template <class>
   friend class managed_ptr;
   friend struct detail::managed_access;
 
-  // The old object is disposed of after this pointer holds the new one.
+  /// The old object is disposed of after this pointer holds the new one.
   template <class Y>
   managed_ptr& assign(managed_ptr<Y>&& r) noexcept {
     if (static_cast<void*>(&r) == static_cast<void*>(this)) return *this;
@@ -274,9 +307,9 @@ class managed_ptr {
     return *this;
   }
 
-  // r's pointer as a T*. A conversion that cannot change the address (the same type up to cv, or to
-  // void) copies the word as it is (stale if r is empty, and then ignored); any other must not
-  // adjust a stale pointer (through a virtual base it would read the dead object).
+  /// r's pointer as a T*. A conversion that cannot change the address (the same type up to cv, or to
+  /// void) copies the word as it is (stale if r is empty, and then ignored); any other must not
+  /// adjust a stale pointer (through a virtual base it would read the dead object).
   template <class Y>
   static T* shown_by(const managed_ptr<Y>& r) noexcept {
     if constexpr (std::is_same_v<std::remove_cv_t<Y>, std::remove_cv_t<T>> || std::is_void_v<T>) {
@@ -286,9 +319,9 @@ class managed_ptr {
     }
   }
 
-  // Takes r's object, showing `ptr`. Every word of r is read before any is written, and set() and
-  // clear() pass each through a register of its own: detail/scalar_words.hpp says why a managed_ptr
-  // never writes its words as merged 16-byte stores.
+  /// Takes r's object, showing `ptr`. Every word of r is read before any is written, and set() and
+  /// clear() pass each through a register of its own: detail/scalar_words.hpp says why a managed_ptr
+  /// never writes its words as merged 16-byte stores.
   template <class Y>
   void take(managed_ptr<Y>& r, T* ptr) noexcept {
     void* object = r.object_;
@@ -306,8 +339,8 @@ class managed_ptr {
     function_ = function;
   }
 
-  // As set(), except that with no object a non-null `ptr` is shown, owning nothing: the object word
-  // is then the pointer itself, so that it alone says whether this managed_ptr is empty.
+  /// As set(), except that with no object a non-null `ptr` is shown, owning nothing: the object word
+  /// is then the pointer itself, so that it alone says whether this managed_ptr is empty.
   void set_or_show(T* ptr, void* object, void* cookie, managed_ptr_deleter::function_type function) noexcept {
     if (object || !ptr) {
       set(ptr, object, cookie, function);
@@ -316,34 +349,37 @@ class managed_ptr {
     }
   }
 
-  // Empty is no object; the other words are then meaningless and left alone. One store instead of
-  // two (a move assignment is five stores, not six) makes moves between slots in memory, which are
-  // bound by their stores, about a sixth cheaper.
+  /// Empty is no object; the other words are then meaningless and left alone. One store instead of
+  /// two (a move assignment is five stores, not six) makes moves between slots in memory, which are
+  /// bound by their stores, about a sixth cheaper.
   void clear() noexcept {
     void* no_object = nullptr;
     detail::scalar_words(no_object);
     object_ = no_object;
   }
 
-  T* ptr_ = nullptr;                                      // shown only while object_ is not null
-  // The object as made; null when empty. A pointer shown without an owner is its own object word,
-  // with dispose_nothing as the function.
+  T* ptr_ = nullptr;                                      ///< shown only while object_ is not null
+  /// The object as made; null when empty. A pointer shown without an owner is its own object word,
+  /// with dispose_nothing as the function.
   void* object_ = nullptr;
-  void* cookie_ = nullptr;                                // the manager, cookie or control block
-  managed_ptr_deleter::function_type function_ = nullptr;  // disposes of object_
+  void* cookie_ = nullptr;                                ///< the manager, cookie or control block
+  managed_ptr_deleter::function_type function_ = nullptr;  ///< disposes of object_
 };
 
+/// a.swap(b).
 template <class T>
 void swap(managed_ptr<T>& a, managed_ptr<T>& b) noexcept {
   a.swap(b);
 }
 
-// As shared_ptr's (Boost's get_pointer, found by argument-dependent lookup).
+/// As shared_ptr's (Boost's get_pointer, found by argument-dependent lookup).
 template <class T>
 T* get_pointer(const managed_ptr<T>& p) noexcept {
   return p.get();
 }
 
+/// Comparisons of get(), and with nullptr, as std::unique_ptr's.
+///@{
 template <class T, class U>
 bool operator==(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
   return a.get() == b.get();
@@ -370,15 +406,16 @@ bool operator!=(std::nullptr_t, const managed_ptr<T>& a) noexcept {
   return static_cast<bool>(a);
 }
 #endif
+///@}
 
-// An object housed in a control block with its counts: one allocation, and a free conversion to
-// shared_ptr. Throws what the allocation or T's constructor throws; then nothing is left behind.
+/// An object housed in a control block with its counts: one allocation, and a free conversion to
+/// shared_ptr. Throws what the allocation or T's constructor throws; then nothing is left behind.
 template <class T, class... Args>
 managed_ptr<T> make_managed(Args&&... args) {
   return own::make_shared<T>(std::forward<Args>(args)...);
 }
-// As make_managed, with the memory from `a` (an Allocator, a std::pmr::memory_resource* or an own
-// pool pointer) and back to it.
+/// As make_managed, with the memory from `a` (an Allocator, a std::pmr::memory_resource* or an own
+/// pool pointer) and back to it.
 template <class T, class A, class... Args>
 managed_ptr<T> allocate_managed(const A& a, Args&&... args) {
   return own::allocate_shared<T>(a, std::forward<Args>(args)...);

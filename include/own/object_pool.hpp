@@ -1,38 +1,39 @@
 // SPDX-License-Identifier: BSL-1.0
-// own::object_pool<T> and own::concurrent_object_pool<T>: pools of ready-made objects. The pool
-// creates its objects up front (and more, in growing chunks, when it runs out, unless it has a fixed
-// capacity), hands them out as owning pointers, and takes each back, reset, when its last owner
-// drops it. Acquiring and returning are O(1) whatever the size and never allocate:
-//  - acquire() gives a managed_ptr<T>, which returns the object through the reclaim_managed_object
-//    protocol without touching any count;
-//  - acquire_shared() gives a shared_ptr<T> whose control block lives beside the object and is
-//    reused: a lingering weak_ptr keeps that slot out of the pool until it goes.
-// object_pool is for one thread at a time; concurrent_object_pool may be used, and its objects
-// dropped, from any thread (a lock-free stack; growing takes a mutex).
-//
-// Usage:
-//
-//   struct buffer {
-//     std::vector<char> bytes = std::vector<char>(1500);
-//     void reset() { bytes.assign(bytes.size(), 0); }  // called when a buffer comes back
-//   };
-//
-//   own::object_pool<buffer> pool(64, own::fixed_capacity);  // never allocates after this
-//   {
-//     own::managed_ptr<buffer> a = pool.acquire();
-//     own::shared_ptr<buffer> b = pool.acquire_shared();
-//     a->bytes[0] = 'x';
-//     assert(pool.available() == 62);
-//   }
-//   assert(pool.available() == 64);                           // both back, reset
-//
-// Objects are made by the creator (default: value-initialised T) and, on their way back, reset by
-// the resetter (default: `t.reset()` if T has one, else nothing), which must not throw. A T derived
-// from enable_shared_from_this gets its shared_from_this() from acquire_shared(), as from
-// make_shared; the hook is let go when the object comes back, so it keeps nothing out of the pool.
-//
-// Checked mode (OWN_CHECKED): returning an object twice or to a pool that does not own it, and
-// destroying a pool with objects still out, print what happened and abort.
+/// @file
+/// own::object_pool<T> and own::concurrent_object_pool<T>: pools of ready-made objects. The pool
+/// creates its objects up front (and more, in growing chunks, when it runs out, unless it has a fixed
+/// capacity), hands them out as owning pointers, and takes each back, reset, when its last owner
+/// drops it. Acquiring and returning are O(1) whatever the size and never allocate:
+///  - acquire() gives a managed_ptr<T>, which returns the object through the reclaim_managed_object
+///    protocol without touching any count;
+///  - acquire_shared() gives a shared_ptr<T> whose control block lives beside the object and is
+///    reused: a lingering weak_ptr keeps that slot out of the pool until it goes.
+/// object_pool is for one thread at a time; concurrent_object_pool may be used, and its objects
+/// dropped, from any thread (a lock-free stack; growing takes a mutex).
+///
+/// Usage:
+///
+///     struct buffer {
+///       std::vector<char> bytes = std::vector<char>(1500);
+///       void reset() { bytes.assign(bytes.size(), 0); }  // called when a buffer comes back
+///     };
+///
+///     own::object_pool<buffer> pool(64, own::fixed_capacity);  // never allocates after this
+///     {
+///       own::managed_ptr<buffer> a = pool.acquire();
+///       own::shared_ptr<buffer> b = pool.acquire_shared();
+///       a->bytes[0] = 'x';
+///       assert(pool.available() == 62);
+///     }
+///     assert(pool.available() == 64);                           // both back, reset
+///
+/// Objects are made by the creator (default: value-initialised T) and, on their way back, reset by
+/// the resetter (default: `t.reset()` if T has one, else nothing), which must not throw. A T derived
+/// from enable_shared_from_this gets its shared_from_this() from acquire_shared(), as from
+/// make_shared; the hook is let go when the object comes back, so it keeps nothing out of the pool.
+///
+/// Checked mode (OWN_CHECKED): returning an object twice or to a pool that does not own it, and
+/// destroying a pool with objects still out, print what happened and abort.
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
@@ -52,10 +53,11 @@
 
 namespace own {
 
-// Tag: the pool makes all its objects at construction and never allocates again.
+/// Tag: the pool makes all its objects at construction and never allocates again.
 struct fixed_capacity_t {
   explicit fixed_capacity_t() = default;
 };
+/// Selects the fixed-capacity constructor of object_pool and concurrent_object_pool.
 inline constexpr fixed_capacity_t fixed_capacity{};
 
 namespace detail {
@@ -118,18 +120,18 @@ class basic_object_pool {
 
 }  // namespace detail
 
-// A pool of ready-made T for one thread at a time.
+/// A pool of ready-made T for one thread at a time.
 template <class T>
 class object_pool : public detail::basic_object_pool<T, detail::plain_slot_stack, detail::no_lock> {
  public:
   using detail::basic_object_pool<T, detail::plain_slot_stack, detail::no_lock>::basic_object_pool;
 };
 
-// A pool of ready-made T for any number of threads: acquiring and returning are a lock-free
-// compare-and-swap each, from any thread; only growing takes a mutex. Its free stack numbers the
-// objects with 32-bit indices (detail/slot_stacks.hpp), so it holds at most 2^32 - 1 objects made
-// at once (a fixed capacity), or about 2^31 by growing: beyond, the constructor or the growing
-// acquire throws std::bad_alloc.
+/// A pool of ready-made T for any number of threads: acquiring and returning are a lock-free
+/// compare-and-swap each, from any thread; only growing takes a mutex. Its free stack numbers the
+/// objects with 32-bit indices (detail/slot_stacks.hpp), so it holds at most 2^32 - 1 objects made
+/// at once (a fixed capacity), or about 2^31 by growing: beyond, the constructor or the growing
+/// acquire throws std::bad_alloc.
 template <class T>
 class concurrent_object_pool : public detail::basic_object_pool<T, detail::atomic_slot_stack, std::mutex> {
  public:

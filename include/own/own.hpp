@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSL-1.0
-// Everything in own, for those who prefer one include to several.
-//
-// Usage:
-//
-//   #include <own/own.hpp>
-//   auto p = own::make_shared<int>(42);  // and every other own facility
+/// @file
+/// Everything in own, for those who prefer one include to several.
+///
+/// Usage:
+///
+///     #include <own/own.hpp>
+///     auto p = own::make_shared<int>(42);  // and every other own facility
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds

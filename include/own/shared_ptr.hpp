@@ -1,34 +1,35 @@
 // SPDX-License-Identifier: BSL-1.0
-// own::shared_ptr and own::weak_ptr: shared ownership with std's C++20 interface (replace std:: by
-// own:: and a program compiles and behaves the same), plus N1851's additions: an allocator for the
-// control block of an adopted pointer, aliasing reset, and objects or arrays housed in the control
-// block (make_shared_object, make_shared_array and their _with_alloc forms).
-//
-// Wherever an allocator `a` is taken it may be a standard Allocator, a std::pmr::memory_resource*,
-// or a pointer to an own pool (which is then called directly, with no virtual call).
-//
-// Costs: sizeof(shared_ptr) == sizeof(weak_ptr) == two pointers; the control-block header is 16
-// bytes; a copy is one relaxed increment; the last release of an object that never had a weak_ptr
-// is one load and no atomic read-modify-write.
-//
-// Usage:
-//
-//   struct packet { int id; char payload[1500]; };
-//
-//   own::shared_ptr<packet> p = own::make_shared_object<packet>();  // one allocation
-//   p->id = 7;
-//   own::shared_ptr<int> id = own::shared_ptr<int>(p, &p->id);      // aliases p's object
-//   own::weak_ptr<packet> w = p;
-//   p.reset();
-//   assert(!w.expired() && *id == 7);                               // `id` keeps the packet alive
-//   id.reset();
-//   assert(w.expired());
-//
-//   std::pmr::monotonic_buffer_resource arena;
-//   own::shared_ptr<int[]> a = own::make_shared_array_with_alloc<int>(&arena, 4);  // zeroed ints
-//
-// Checked mode (OWN_CHECKED): `*`, `->` on an empty pointer and `[]` out of range on a
-// shared_ptr<U[N]> print a message and abort.
+/// @file
+/// own::shared_ptr and own::weak_ptr: shared ownership with std's C++20 interface (replace std:: by
+/// own:: and a program compiles and behaves the same), plus N1851's additions: an allocator for the
+/// control block of an adopted pointer, aliasing reset, and objects or arrays housed in the control
+/// block (make_shared_object, make_shared_array and their _with_alloc forms).
+///
+/// Wherever an allocator `a` is taken it may be a standard Allocator, a std::pmr::memory_resource*,
+/// or a pointer to an own pool (which is then called directly, with no virtual call).
+///
+/// Costs: sizeof(shared_ptr) == sizeof(weak_ptr) == two pointers; the control-block header is 16
+/// bytes; a copy is one relaxed increment; the last release of an object that never had a weak_ptr
+/// is one load and no atomic read-modify-write.
+///
+/// Usage:
+///
+///     struct packet { int id; char payload[1500]; };
+///
+///     own::shared_ptr<packet> p = own::make_shared_object<packet>();  // one allocation
+///     p->id = 7;
+///     own::shared_ptr<int> id = own::shared_ptr<int>(p, &p->id);      // aliases p's object
+///     own::weak_ptr<packet> w = p;
+///     p.reset();
+///     assert(!w.expired() && *id == 7);                               // `id` keeps the packet alive
+///     id.reset();
+///     assert(w.expired());
+///
+///     std::pmr::monotonic_buffer_resource arena;
+///     own::shared_ptr<int[]> a = own::make_shared_array_with_alloc<int>(&arena, 4);  // zeroed ints
+///
+/// Checked mode (OWN_CHECKED): `*`, `->` on an empty pointer and `[]` out of range on a
+/// shared_ptr<U[N]> print a message and abort.
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
@@ -53,7 +54,7 @@
 
 namespace own {
 
-// Spelled own::bad_weak_ptr as well, as code written against std names it.
+/// Spelled own::bad_weak_ptr as well, as code written against std names it.
 using std::bad_weak_ptr;
 
 template <class T>
@@ -203,6 +204,8 @@ class owner_observers {
 // -----------------------------------------------------------------------------------------------
 // shared_ptr
 
+/// Shared ownership with std::shared_ptr's C++20 interface, plus N1851's additions (see the file
+/// documentation).
 template <class T>
 class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class Y>
@@ -221,40 +224,46 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   using default_delete_for = std::conditional_t<std::is_array_v<T>, detail::array_deleter, default_deleter>;
 
  public:
+  /// The type pointed to (U for T = U[] or U[N]), and the matching weak pointer.
+  ///@{
   using element_type = std::remove_extent_t<T>;
   using weak_type = weak_ptr<T>;
+  ///@}
 
-  // Empty: no object, use_count() == 0.
+  /// Empty: no object, use_count() == 0.
+  ///@{
   constexpr shared_ptr() noexcept = default;
   constexpr shared_ptr(std::nullptr_t) noexcept {}
+  ///@}
 
-  // Owns `p`, deleted with `delete` (`delete[]` for T = U[] or U[N]). Throws std::bad_alloc (or
-  // what the allocator throws), after deleting `p`.
+  /// Owns `p`, deleted with `delete` (`delete[]` for T = U[] or U[N]). Throws std::bad_alloc (or
+  /// what the allocator throws), after deleting `p`.
   template <class Y, if_adoptable<Y> = 0>
   explicit shared_ptr(Y* p) : shared_ptr(p, default_delete_for(), detail::default_allocator()) {}
 
-  // Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
+  /// Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
   shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
-  // shared_ptr<T>(p, &pool) would take &pool for the deleter, which a pool or memory resource can never
-  // be: said in one error, rather than as a failed overload resolution.
+  /// shared_ptr<T>(p, &pool) would take &pool for the deleter, which a pool or memory resource can never
+  /// be: said in one error, rather than as a failed overload resolution.
   template <class Y, class Source, std::enable_if_t<detail::is_memory_source_v<Source>, int> = 0>
   shared_ptr(Y*, Source*) {
     static_assert(sizeof(Source) == 0,
                   "own: shared_ptr<T>(p, &pool) has no deleter; pass one before the pool: "
                   "shared_ptr<T>(p, own::default_deleter(), &pool)");
   }
-  // The nullptr_t forms check d(nullptr) in a trailing parameter, not in the template's parameter
-  // list: with a Y* argument, deduction fails on its conversion to nullptr_t first (CWG 1391) and
-  // the check is never made. Made in the template's parameter list, it would call a generic lambda
-  // `[](auto q) { delete q; }` with a nullptr_t even for shared_ptr(new int, del): an error in the
-  // lambda's body, not a failed constraint. A literal 0 still converts to nullptr_t.
+  /// The nullptr_t forms check d(nullptr) in a trailing parameter, not in the template's parameter
+  /// list: with a Y* argument, deduction fails on its conversion to nullptr_t first (CWG 1391) and
+  /// the check is never made. Made in the template's parameter list, it would call a generic lambda
+  /// `[](auto q) { delete q; }` with a nullptr_t even for shared_ptr(new int, del): an error in the
+  /// lambda's body, not a failed constraint. A literal 0 still converts to nullptr_t.
   template <class D>
   shared_ptr(std::nullptr_t p, D d, detail::if_deleter_for_t<D, std::nullptr_t> = nullptr)
       : shared_ptr(p, std::move(d), detail::default_allocator()) {}
 
-  // N1851: as above, and the control block is allocated from (a copy of) `a`, which it keeps to
-  // free itself. `a` may be an Allocator, a std::pmr::memory_resource* or an own pool pointer.
+  /// N1851: as above, and the control block is allocated from (a copy of) `a`, which it keeps to
+  /// free itself. `a` may be an Allocator, a std::pmr::memory_resource* or an own pool pointer.
+  ///@{
   template <class Y, class D, class A, if_adoptable_with<Y, D> = 0>
   shared_ptr(Y* p, D d, A a) : ptr_(p), block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {
     enable_shared_from_this_hook(p);
@@ -262,18 +271,21 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class D, class A>
   shared_ptr(std::nullptr_t p, D d, A a, detail::if_deleter_for_t<D, std::nullptr_t> = nullptr)
       : block_(detail::make_pointer_block(p, d, detail::adapt_allocator(a))) {}
+  ///@}
 
-  // Aliasing: shares ownership with `r` and points at `p` (which `r`'s object usually contains).
+  /// Aliasing: shares ownership with `r` and points at `p` (which `r`'s object usually contains).
   template <class Y>
   shared_ptr(const shared_ptr<Y>& r, element_type* p) noexcept : ptr_(p), block_(r.block_) {
     if (block_) block_->add_shared();
   }
 #if __cplusplus >= 202002L
-  // C++20's moving form (in C++17 std has none, and std::move(r) there copies: so does own's).
+  /// C++20's moving form (in C++17 std has none, and std::move(r) there copies: so does own's).
   template <class Y>
   shared_ptr(shared_ptr<Y>&& r, element_type* p) noexcept : shared_ptr(std::move(r), p, moving_alias) {}
 #endif
 
+  /// Copies share r's ownership; moves take it, leaving r empty.
+  ///@{
   shared_ptr(const shared_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
     if (block_) block_->add_shared();
   }
@@ -285,20 +297,23 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class Y, if_compatible<Y> = 0>
   shared_ptr(shared_ptr<Y>&& r) noexcept : ptr_(std::exchange(r.ptr_, nullptr)), block_(std::exchange(r.block_, nullptr)) {}
 
-  // Throws std::bad_weak_ptr if `r` has expired. The pointer is converted only once the object is
-  // known to live: converting to a virtual base reads the object.
+  ///@}
+
+  /// Throws std::bad_weak_ptr if `r` has expired. The pointer is converted only once the object is
+  /// known to live: converting to a virtual base reads the object.
   template <class Y, if_compatible<Y> = 0>
   explicit shared_ptr(const weak_ptr<Y>& r) : block_(r.block_) {
     if (!block_ || !block_->try_add_shared()) detail::throw_exception<std::bad_weak_ptr>();
     ptr_ = r.ptr_;
   }
 
-  // Shares ownership with a std::shared_ptr, as one more of its owners (for pointers received from
-  // code written against std). If `r` came from own::to_std, the own block it holds comes back (no
-  // allocation, owner-equivalent to the original); otherwise one block from the default heap holds
-  // `r`'s reference, and use_count() counts the own::shared_ptrs sharing that block (r's own
-  // use_count() counts the block as one owner). An `r` with no owner gives an own::shared_ptr with
-  // none, pointing where `r` does. Throws std::bad_alloc; `r` is then unchanged.
+  /// Shares ownership with a std::shared_ptr, as one more of its owners (for pointers received from
+  /// code written against std). If `r` came from own::to_std, the own block it holds comes back (no
+  /// allocation, owner-equivalent to the original); otherwise one block from the default heap holds
+  /// `r`'s reference, and use_count() counts the own::shared_ptrs sharing that block (r's own
+  /// use_count() counts the block as one owner). An `r` with no owner gives an own::shared_ptr with
+  /// none, pointing where `r` does. Throws std::bad_alloc; `r` is then unchanged.
+  ///@{
   template <class Y, if_compatible<Y> = 0>
   explicit shared_ptr(const std::shared_ptr<Y>& r) : shared_ptr(detail::shared_from_std<T>(r)) {}
   template <class Y, if_compatible<Y> = 0>
@@ -306,10 +321,12 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     r.reset();
   }
 
-  // Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
+  ///@}
+
+  /// Takes `r`'s object; an empty `r` gives an empty shared_ptr. If allocation throws, `r` keeps it.
   template <class Y, class D, if_unique_convertible<Y, D> = 0>
   shared_ptr(std::unique_ptr<Y, D>&& r) : shared_ptr(std::move(r), detail::default_allocator()) {}
-  // N1851's auto_ptr-with-allocator, for unique_ptr: the block comes from `a`.
+  /// N1851's auto_ptr-with-allocator, for unique_ptr: the block comes from `a`.
   template <class Y, class D, class A, if_unique_convertible<Y, D> = 0>
   shared_ptr(std::unique_ptr<Y, D>&& r, A a) {
     if (!r) return;
@@ -329,18 +346,22 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     }
   }
 
-  // From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives
-  // its control block back: no allocation, no atomic operation. Any other takes one allocation
-  // (from `a`, if given) to house it; if that throws, `r` is unchanged.
+  /// From a managed_ptr (defined in <own/managed_ptr.hpp>). One that came from a shared_ptr gives
+  /// its control block back: no allocation, no atomic operation. Any other takes one allocation
+  /// (from `a`, if given) to house it; if that throws, `r` is unchanged.
+  ///@{
   template <class Y, if_compatible<Y> = 0>
   shared_ptr(managed_ptr<Y>&& r) : shared_ptr(detail::shared_from_managed<T>(std::move(r), detail::default_allocator())) {}
   template <class Y, class A, if_compatible<Y> = 0>
   shared_ptr(managed_ptr<Y>&& r, A a) : shared_ptr(detail::shared_from_managed<T>(std::move(r), a)) {}
+  ///@}
 
   ~shared_ptr() {
     if (block_) block_->release_shared();
   }
 
+  /// As the constructors, then swap: the old object is released last.
+  ///@{
   shared_ptr& operator=(const shared_ptr& r) noexcept {
     shared_ptr(r).swap(*this);
     return *this;
@@ -370,13 +391,17 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     return *this;
   }
 
+  ///@}
+
+  /// Exchanges the pointers and owners.
   void swap(shared_ptr& r) noexcept {
     std::swap(ptr_, r.ptr_);
     std::swap(block_, r.block_);
   }
 
-  // Each reset(args...) is shared_ptr(args...).swap(*this): the old object is released last, so a
-  // destructor that touches this very pointer sees it already updated.
+  /// Each reset(args...) is shared_ptr(args...).swap(*this): the old object is released last, so a
+  /// destructor that touches this very pointer sees it already updated.
+  ///@{
   void reset() noexcept { shared_ptr().swap(*this); }
   template <class Y, if_adoptable<Y> = 0>
   void reset(Y* p) {
@@ -394,7 +419,10 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   void reset(std::unique_ptr<Y, D>&& r, A a) {
     shared_ptr(std::move(r), std::move(a)).swap(*this);
   }
-  // N1851 aliasing reset.
+  ///@}
+
+  /// N1851 aliasing reset.
+  ///@{
   template <class Y>
   void reset(const shared_ptr<Y>& r, element_type* p) noexcept {
     shared_ptr(r, p).swap(*this);
@@ -404,9 +432,13 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     shared_ptr(std::move(r), p, moving_alias).swap(*this);
   }
 
+  ///@}
+
+  /// The stored pointer.
   element_type* get() const noexcept { return ptr_; }
 
-  // Precondition: get() != nullptr (checked in OWN_CHECKED mode).
+  ///@{
+  /// Precondition: get() != nullptr (checked in OWN_CHECKED mode).
   template <class U = T, std::enable_if_t<!std::is_array_v<U>, int> = 0>
   std::add_lvalue_reference_t<U> operator*() const noexcept {
     OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::shared_ptr");
@@ -417,7 +449,8 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     OWN_CHECK(ptr_ != nullptr, "dereferencing an empty own::shared_ptr (operator->)");
     return ptr_;
   }
-  // Precondition: get() != nullptr and, for T = U[N], 0 <= i < N (checked in OWN_CHECKED mode).
+  ///@}
+  /// Precondition: get() != nullptr and, for T = U[N], 0 <= i < N (checked in OWN_CHECKED mode).
   template <class U = T, std::enable_if_t<std::is_array_v<U>, int> = 0>
   std::remove_extent_t<U>& operator[](std::ptrdiff_t i) const noexcept {
     OWN_CHECK(ptr_ != nullptr, "indexing an empty own::shared_ptr");
@@ -428,10 +461,14 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     return ptr_[i];
   }
 
+  /// The number of shared_ptrs owning the object (0 if empty); unique(): whether it is 1 (C++17).
+  ///@{
   long use_count() const noexcept { return block_ ? block_->use_count() : 0; }
 #if __cplusplus < 202002L
   bool unique() const noexcept { return use_count() == 1; }
 #endif
+  ///@}
+  /// Whether get() is not null.
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
 
  private:
@@ -448,9 +485,9 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     r.ptr_ = nullptr;
   }
 
-  // Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
-  // an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
-  // array type", so the elements of a shared_ptr<U[]> stay unowned as far as they can tell.
+  /// Points a fresh object's enable_shared_from_this base, if it has one, at this owner. Never for
+  /// an owner of an array (T = U[] or U[N]): std enables shared_from_this only "when T is not an
+  /// array type", so the elements of a shared_ptr<U[]> stay unowned as far as they can tell.
   template <class Y>
   void enable_shared_from_this_hook(Y* p) noexcept {
     using target = detail::shared_from_this_target_t<Y>;
@@ -466,22 +503,29 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   detail::control_block* block_ = nullptr;
 };
 
+/// Deduction guides, as std::shared_ptr's.
+///@{
 template <class T>
 shared_ptr(weak_ptr<T>) -> shared_ptr<T>;
 template <class T, class D>
 shared_ptr(std::unique_ptr<T, D>) -> shared_ptr<T>;
+///@}
 
 // -----------------------------------------------------------------------------------------------
 // weak_ptr
 
+/// Observes an object owned by shared_ptrs without owning it, as std::weak_ptr.
 template <class T>
 class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
 
  public:
+  /// The type pointed to.
   using element_type = std::remove_extent_t<T>;
 
+  /// Empty, or observing r's object; moves leave r empty.
+  ///@{
   constexpr weak_ptr() noexcept = default;
   template <class Y, if_compatible<Y> = 0>
   weak_ptr(const shared_ptr<Y>& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
@@ -499,11 +543,14 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   weak_ptr(weak_ptr<Y>&& r) noexcept : ptr_(upcast(r)), block_(std::exchange(r.block_, nullptr)) {
     r.ptr_ = nullptr;
   }
+  ///@}
 
   ~weak_ptr() {
     if (block_) block_->release_weak();
   }
 
+  /// As the constructors, then swap.
+  ///@{
   weak_ptr& operator=(const weak_ptr& r) noexcept {
     weak_ptr(r).swap(*this);
     return *this;
@@ -528,15 +575,22 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
     return *this;
   }
 
+  ///@}
+
+  /// Exchanges the pointers and owners.
   void swap(weak_ptr& r) noexcept {
     std::swap(ptr_, r.ptr_);
     std::swap(block_, r.block_);
   }
+  /// Empties this pointer.
   void reset() noexcept { weak_ptr().swap(*this); }
 
+  /// The number of shared_ptrs owning the object, and whether it is 0 (the object is gone).
+  ///@{
   long use_count() const noexcept { return block_ ? block_->use_count() : 0; }
   bool expired() const noexcept { return use_count() == 0; }
-  // An owner of the object, or an empty shared_ptr if it is gone. Never throws.
+  ///@}
+  /// An owner of the object, or an empty shared_ptr if it is gone. Never throws.
   shared_ptr<T> lock() const noexcept {
     if (block_ && block_->try_add_shared()) return detail::shared_access::adopt<T>(ptr_, block_);
     return shared_ptr<T>();
@@ -551,7 +605,7 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   friend class enable_shared_from_this;
   friend struct detail::shared_access;
 
-  // Y* to T* through a virtual base reads the object, which may be gone: convert only while it lives.
+  /// Y* to T* through a virtual base reads the object, which may be gone: convert only while it lives.
   template <class Y>
   static element_type* upcast(const weak_ptr<Y>& r) noexcept {
     if constexpr (detail::upcast_needs_object_v<Y, element_type>) {
@@ -561,7 +615,7 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
     }
   }
 
-  // Becomes a weak reference to `block` pointing at `p`.
+  /// Becomes a weak reference to `block` pointing at `p`.
   void assign(element_type* p, detail::control_block* block) noexcept {
     block->add_weak();
     if (block_) block_->release_weak();
@@ -573,13 +627,16 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   detail::control_block* block_ = nullptr;
 };
 
+/// Deduction guide, as std::weak_ptr's.
 template <class T>
 weak_ptr(shared_ptr<T>) -> weak_ptr<T>;
 
+/// a.swap(b).
 template <class T>
 void swap(shared_ptr<T>& a, shared_ptr<T>& b) noexcept {
   a.swap(b);
 }
+/// a.swap(b).
 template <class T>
 void swap(weak_ptr<T>& a, weak_ptr<T>& b) noexcept {
   a.swap(b);
@@ -588,20 +645,31 @@ void swap(weak_ptr<T>& a, weak_ptr<T>& b) noexcept {
 // -----------------------------------------------------------------------------------------------
 // enable_shared_from_this
 
+/// A base that lets an object owned by shared_ptrs make more of them from `this`, as
+/// std::enable_shared_from_this.
 template <class T>
 class enable_shared_from_this {
  protected:
+  /// Copying copies no owner: the copy is a new object, not yet owned.
+  ///@{
   constexpr enable_shared_from_this() noexcept {}
   enable_shared_from_this(const enable_shared_from_this&) noexcept {}
   enable_shared_from_this& operator=(const enable_shared_from_this&) noexcept { return *this; }
   ~enable_shared_from_this() = default;
+  ///@}
 
  public:
-  // Throws std::bad_weak_ptr if no shared_ptr owns *this.
+  /// A shared_ptr sharing ownership of *this.
+  ///@{
+  /// Throws std::bad_weak_ptr if no shared_ptr owns *this.
   shared_ptr<T> shared_from_this() { return shared_ptr<T>(weak_this_); }
   shared_ptr<const T> shared_from_this() const { return shared_ptr<const T>(weak_this_); }
+  ///@}
+  /// A weak_ptr to *this: empty if no shared_ptr owns it.
+  ///@{
   weak_ptr<T> weak_from_this() noexcept { return weak_this_; }
   weak_ptr<const T> weak_from_this() const noexcept { return weak_this_; }
+  ///@}
 
  private:
   template <class>
@@ -676,12 +744,13 @@ using if_bounded = std::enable_if_t<is_bounded_array_v<T>, int>;
 
 }  // namespace detail
 
-// std::make_shared: one allocation, the object constructed from `args`. Strong guarantee.
+/// std::make_shared: one allocation, the object constructed from `args`. Strong guarantee.
 template <class T, class... Args, detail::if_object<T> = 0>
 shared_ptr<T> make_shared(Args&&... args) {
   return detail::make_housed<T, detail::construct_with::placement>(detail::default_allocator(), std::forward<Args>(args)...);
 }
-// U[]: `n` value-initialised elements (copies of `u`, if given); U[N]: the same, N elements.
+/// U[]: `n` value-initialised elements (copies of `u`, if given); U[N]: the same, N elements.
+///@{
 template <class T, detail::if_unbounded<T> = 0>
 shared_ptr<T> make_shared(std::size_t n) {
   return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), n);
@@ -699,7 +768,10 @@ shared_ptr<T> make_shared(const std::remove_extent_t<T>& u) {
   return detail::make_housed_array<T, detail::construct_with::placement>(detail::default_allocator(), std::extent_v<T>, std::addressof(u));
 }
 
-// std::allocate_shared: as make_shared, with memory from `a` and construction through it.
+///@}
+
+/// std::allocate_shared: as make_shared, with memory from `a` and construction through it.
+///@{
 template <class T, class A, class... Args, detail::if_object<T> = 0>
 shared_ptr<T> allocate_shared(const A& a, Args&&... args) {
   return detail::make_housed<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::forward<Args>(args)...);
@@ -721,7 +793,10 @@ shared_ptr<T> allocate_shared(const A& a, const std::remove_extent_t<T>& u) {
   return detail::make_housed_array<T, detail::construct_with::allocator>(detail::adapt_allocator(a), std::extent_v<T>, std::addressof(u));
 }
 
-// The _for_overwrite forms default-initialise: trivial types are left uninitialised, never zeroed.
+///@}
+
+/// The _for_overwrite forms default-initialise: trivial types are left uninitialised, never zeroed.
+///@{
 template <class T, class A, std::enable_if_t<!detail::is_unbounded_array_v<T>, int> = 0>
 shared_ptr<T> allocate_shared_for_overwrite(const A& a) {
   if constexpr (std::is_array_v<T>) {
@@ -743,8 +818,11 @@ shared_ptr<T> make_shared_for_overwrite(std::size_t n) {
   return own::allocate_shared_for_overwrite<T>(detail::default_allocator(), n);
 }
 
-// N1851 names. make_shared_object / _with_alloc: an object housed in the block (make_shared /
-// allocate_shared). make_shared_array / _with_alloc: `n` value-initialised X housed in the block.
+///@}
+
+/// N1851 names. make_shared_object / _with_alloc: an object housed in the block (make_shared /
+/// allocate_shared). make_shared_array / _with_alloc: `n` value-initialised X housed in the block.
+///@{
 template <class X, class... Args>
 shared_ptr<X> make_shared_object(Args&&... args) {
   return own::make_shared<X>(std::forward<Args>(args)...);
@@ -753,14 +831,17 @@ template <class X, class A, class... Args>
 shared_ptr<X> make_shared_object_with_alloc(const A& a, Args&&... args) {
   return own::allocate_shared<X>(a, std::forward<Args>(args)...);
 }
-// The bytes allocate_shared<T>(a, ...), make_shared_object_with_alloc<T>(a, ...) and
-// allocate_managed<T>(a, ...) ask `a` for, in their one block (T an object type; `A` as it is passed:
-// an Allocator, a std::pmr::memory_resource*, a pool pointer): the block size of a pool made to serve
-// exactly those. With the default, the default heap, make_shared's request.
+///@}
+/// The bytes allocate_shared<T>(a, ...), make_shared_object_with_alloc<T>(a, ...) and
+/// allocate_managed<T>(a, ...) ask `a` for, in their one block (T an object type; `A` as it is passed:
+/// an Allocator, a std::pmr::memory_resource*, a pool pointer): the block size of a pool made to serve
+/// exactly those. With the default, the default heap, make_shared's request.
 template <class T, class A = detail::default_allocator>
 inline constexpr std::size_t housed_block_size =
     sizeof(detail::inplace_block<T, detail::adapted_allocator_t<A>, detail::construct_with::allocator>);
 
+/// N1851: `n` value-initialised X housed in the block, from the default heap or from `a`.
+///@{
 template <class X>
 shared_ptr<X[]> make_shared_array(std::size_t n) {
   return own::make_shared<X[]>(n);
@@ -770,9 +851,13 @@ shared_ptr<X[]> make_shared_array_with_alloc(const A& a, std::size_t n) {
   return own::allocate_shared<X[]>(a, n);
 }
 
+///@}
+
 // -----------------------------------------------------------------------------------------------
 // Casts: the result shares ownership with `r`.
 
+/// The casts of std::shared_ptr: the result shares ownership with `r`.
+///@{
 template <class T, class U>
 shared_ptr<T> static_pointer_cast(const shared_ptr<U>& r) noexcept {
   return shared_ptr<T>(r, static_cast<typename shared_ptr<T>::element_type*>(r.get()));
@@ -785,7 +870,7 @@ template <class T, class U>
 shared_ptr<T> reinterpret_pointer_cast(const shared_ptr<U>& r) noexcept {
   return shared_ptr<T>(r, reinterpret_cast<typename shared_ptr<T>::element_type*>(r.get()));
 }
-// An empty result if the cast fails.
+/// An empty result if the cast fails.
 template <class T, class U>
 shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
   if (auto* p = dynamic_cast<typename shared_ptr<T>::element_type*>(r.get())) return shared_ptr<T>(r, p);
@@ -793,8 +878,8 @@ shared_ptr<T> dynamic_pointer_cast(const shared_ptr<U>& r) noexcept {
 }
 
 #if __cplusplus >= 202002L
-// C++20's rvalue forms move `r`'s reference (a failed dynamic cast leaves `r` as it was). C++17 std
-// has none, and there `std::move(r)` picks the copying forms above, as it does for own.
+/// C++20's rvalue forms move `r`'s reference (a failed dynamic cast leaves `r` as it was). C++17 std
+/// has none, and there `std::move(r)` picks the copying forms above, as it does for own.
 template <class T, class U>
 shared_ptr<T> static_pointer_cast(shared_ptr<U>&& r) noexcept {
   auto* p = static_cast<typename shared_ptr<T>::element_type*>(r.get());
@@ -817,7 +902,9 @@ shared_ptr<T> dynamic_pointer_cast(shared_ptr<U>&& r) noexcept {
 }
 #endif
 
-// The deleter `p` was created with, if it is a D; else nullptr.
+///@}
+
+/// The deleter `p` was created with, if it is a D; else nullptr.
 template <class D, class T>
 D* get_deleter(const shared_ptr<T>& p) noexcept {
   detail::control_block* block = detail::shared_access::block(p);
@@ -851,11 +938,11 @@ shared_ptr<T> shared_from_std(const std::shared_ptr<Y>& r) {
 
 }  // namespace detail
 
-// A std::shared_ptr sharing ownership with `p`, for code written against std. If `p` was made from
-// a std::shared_ptr, that pointer's std control block comes back (no allocation, owner-equivalent
-// to the original); otherwise std makes a control block (from own's default heap) that holds one
-// reference to p's block, and std's use_count() counts the std::shared_ptrs sharing it. An empty
-// `p` gives an empty one (pointing where `p` does). Throws std::bad_alloc.
+/// A std::shared_ptr sharing ownership with `p`, for code written against std. If `p` was made from
+/// a std::shared_ptr, that pointer's std control block comes back (no allocation, owner-equivalent
+/// to the original); otherwise std makes a control block (from own's default heap) that holds one
+/// reference to p's block, and std's use_count() counts the std::shared_ptrs sharing it. An empty
+/// `p` gives an empty one (pointing where `p` does). Throws std::bad_alloc.
 template <class T>
 std::shared_ptr<T> to_std(const shared_ptr<T>& p) {
   if (detail::shared_access::block(p) == nullptr) return std::shared_ptr<T>(std::shared_ptr<T>(), p.get());
@@ -868,6 +955,8 @@ std::shared_ptr<T> to_std(const shared_ptr<T>& p) {
 // -----------------------------------------------------------------------------------------------
 // Comparisons: by get(), like std.
 
+/// Comparisons by get(), and with nullptr, as std::shared_ptr's.
+///@{
 template <class T, class U>
 bool operator==(const shared_ptr<T>& a, const shared_ptr<U>& b) noexcept {
   return a.get() == b.get();
@@ -952,13 +1041,16 @@ bool operator>=(std::nullptr_t, const shared_ptr<T>& a) noexcept {
 }
 #endif
 
+///@}
+
+/// Writes get().
 template <class E, class Traits, class T>
 std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, const shared_ptr<T>& p) {
   return os << p.get();
 }
 
-// Boost's get_pointer, found by argument-dependent lookup: generic code (Boost's bind and mem_fn,
-// and binders like them) reaches the raw pointer of any smart pointer through it.
+/// Boost's get_pointer, found by argument-dependent lookup: generic code (Boost's bind and mem_fn,
+/// and binders like them) reaches the raw pointer of any smart pointer through it.
 template <class T>
 typename shared_ptr<T>::element_type* get_pointer(const shared_ptr<T>& p) noexcept {
   return p.get();
@@ -967,57 +1059,73 @@ typename shared_ptr<T>::element_type* get_pointer(const shared_ptr<T>& p) noexce
 // -----------------------------------------------------------------------------------------------
 // Ownership-based ordering, equality and hashing (owner_less; owner_hash/owner_equal as in C++26).
 
+/// Orders shared_ptrs and weak_ptrs by owner (control block), as std::owner_less.
 template <class T = void>
 struct owner_less;
-// The specialisations for shared_ptr and weak_ptr have C++17's adaptable-function typedefs
-// (deprecated there, gone from C++20's standard), in both modes, as libstdc++'s have.
+/// The specialisations for shared_ptr and weak_ptr have C++17's adaptable-function typedefs
+/// (deprecated there, gone from C++20's standard), in both modes, as libstdc++'s have.
 template <class T>
 struct owner_less<shared_ptr<T>> {
+  /// C++17's adaptable-function typedefs, and a.owner_before(b).
+  ///@{
   using result_type = bool;
   using first_argument_type = shared_ptr<T>;
   using second_argument_type = shared_ptr<T>;
   bool operator()(const shared_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
+  ///@}
 };
+/// As owner_less<shared_ptr<T>>.
 template <class T>
 struct owner_less<weak_ptr<T>> {
+  /// C++17's adaptable-function typedefs, and a.owner_before(b).
+  ///@{
   using result_type = bool;
   using first_argument_type = weak_ptr<T>;
   using second_argument_type = weak_ptr<T>;
   bool operator()(const weak_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const shared_ptr<T>& a, const weak_ptr<T>& b) const noexcept { return a.owner_before(b); }
   bool operator()(const weak_ptr<T>& a, const shared_ptr<T>& b) const noexcept { return a.owner_before(b); }
+  ///@}
 };
+/// For any pair of own and std pointers with owner_before (C++17's owner_less<void>).
 template <>
 struct owner_less<void> {
-  // Constrained like std's four overloads: only for pairs with owner_before (is_invocable agrees).
+  /// Constrained like std's four overloads: only for pairs with owner_before (is_invocable agrees).
   template <class A, class B>
   auto operator()(const A& a, const B& b) const noexcept -> decltype(a.owner_before(b)) {
     return a.owner_before(b);
   }
+  /// Marks the comparison as transparent (heterogeneous lookup).
   using is_transparent = void;
 };
 
+/// Hashes shared_ptrs and weak_ptrs by owner (C++26's std::owner_hash): p.owner_hash().
 struct owner_hash {
+  /// p.owner_hash().
   template <class P>
   std::size_t operator()(const P& p) const noexcept {
     return p.owner_hash();
   }
+  /// Marks the hash as transparent (heterogeneous lookup).
   using is_transparent = void;
 };
+/// Compares shared_ptrs and weak_ptrs by owner (C++26's std::owner_equal): a.owner_equal(b).
 struct owner_equal {
+  /// a.owner_equal(b).
   template <class A, class B>
   bool operator()(const A& a, const B& b) const noexcept {
     return a.owner_equal(b);
   }
+  /// Marks the comparison as transparent (heterogeneous lookup).
   using is_transparent = void;
 };
 
 }  // namespace own
 
-// result_type and argument_type: C++17's, deprecated there and gone from C++20's standard; kept in
-// both modes and deprecated, as libstdc++ keeps std's.
+/// result_type and argument_type: C++17's, deprecated there and gone from C++20's standard; kept in
+/// both modes and deprecated, as libstdc++ keeps std's.
 template <class T>
 struct std::hash<own::shared_ptr<T>> {
   using result_type [[deprecated]] = std::size_t;
