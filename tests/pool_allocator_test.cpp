@@ -39,7 +39,10 @@ TEST(pool_allocator, header_example) {
   const long chunks = log.allocations;
   std::vector<int, own::pool_allocator<int, own::pool>> big(100, 0, list.get_allocator());
   EXPECT_EQ(log.allocations, chunks + 1);  // from upstream
-  EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+  const own::pool_statistics s = pool.statistics();
+  EXPECT_EQ(s.blocks_in_use, 1u);
+  EXPECT_EQ(s.upstream_allocations, 1u);
+  EXPECT_EQ(s.upstream_bytes_in_use, 400u);
 }
 
 TEST(pool_allocator, meets_the_allocator_requirements) {
@@ -74,12 +77,39 @@ TEST(pool_allocator, fitting_allocations_use_blocks_others_go_upstream) {
   std::uint32_t* five = alloc.allocate(5);  // 20 bytes: upstream
   EXPECT_EQ(log.allocations, chunks + 1);
   EXPECT_EQ(pool.statistics().blocks_in_use, 1u);
+  EXPECT_EQ(pool.statistics().upstream_allocations, 1u);
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, 20u);
   alloc.deallocate(five, 5);
   alloc.deallocate(four, 4);
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(pool.statistics().upstream_allocations, 1u);  // made since construction
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, 0u);
   EXPECT_EQ(log.blocks_in_use(), chunks);
   EXPECT_THROW(static_cast<void>(alloc.allocate(std::numeric_limits<std::size_t>::max() / 2)),
                std::bad_array_new_length);
+}
+
+// The case: a map's nodes outgrow the pool's blocks, so every node goes upstream; the
+// statistics say so instead of showing an idle pool.
+TEST(pool_allocator, a_container_that_outgrows_the_blocks_shows_in_the_statistics) {
+  allocation_log log;
+  test_resource upstream(&log);
+  own::pool pool(16, {}, &upstream);
+  {
+    std::map<int, int, std::less<int>, own::pool_allocator<std::pair<const int, int>, own::pool>> map{
+        own::pool_allocator<std::pair<const int, int>, own::pool>(&pool)};
+    for (int i = 0; i < 3; ++i) map.emplace(i, i);
+    const own::pool_statistics s = pool.statistics();
+    EXPECT_EQ(s.blocks_in_use, 0u);
+    EXPECT_EQ(s.upstream_allocations, 3u);
+    EXPECT_GT(s.upstream_bytes_in_use, 3 * sizeof(std::pair<const int, int>));
+    pool.release();  // the nodes are the upstream's: release() leaves them, and their count
+    EXPECT_EQ(pool.statistics().upstream_allocations, 3u);
+    EXPECT_EQ(pool.statistics().upstream_bytes_in_use, s.upstream_bytes_in_use);
+  }
+  EXPECT_EQ(pool.statistics().upstream_allocations, 3u);
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, 0u);
+  EXPECT_EQ(log.blocks_in_use(), 0);
 }
 
 TEST(pool_allocator, over_aligned_types_go_upstream) {
@@ -93,6 +123,7 @@ TEST(pool_allocator, over_aligned_types_go_upstream) {
   wide* w = alloc.allocate(1);
   EXPECT_TRUE(own_test::is_aligned(w, 64));
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, sizeof(wide));
   EXPECT_EQ(log.blocks_in_use(), 1);
   alloc.deallocate(w, 1);
   EXPECT_EQ(log.blocks_in_use(), 0);
@@ -149,6 +180,27 @@ TEST(pool_allocator, with_a_concurrent_pool_across_threads) {
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
 }
 
+TEST(pool_allocator, a_concurrent_pool_counts_every_thread_s_upstream_requests) {
+  own::concurrent_pool pool(32);
+  using alloc = own::pool_allocator<long, own::concurrent_pool>;
+  constexpr int per_thread = 1000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      alloc a(&pool);
+      for (int i = 0; i < per_thread; ++i) a.deallocate(a.allocate(5), 5);  // 40 bytes: upstream
+    });
+  }
+  long* kept = alloc(&pool).allocate(6);
+  for (std::thread& t : threads) t.join();
+  const own::pool_statistics s = pool.statistics();
+  EXPECT_EQ(s.upstream_allocations, 4u * per_thread + 1);
+  EXPECT_EQ(s.upstream_bytes_in_use, 6 * sizeof(long));
+  EXPECT_EQ(s.blocks_in_use, 0u);
+  alloc(&pool).deallocate(kept, 6);
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, 0u);
+}
+
 TEST(pool_allocator, with_a_multipool_picks_the_size_class) {
   own::multipool pool(256);
   own::pool_allocator<char, own::multipool> alloc(&pool);
@@ -156,6 +208,8 @@ TEST(pool_allocator, with_a_multipool_picks_the_size_class) {
   char* b = alloc.allocate(200);
   char* c = alloc.allocate(1000);  // upstream
   EXPECT_EQ(pool.statistics().blocks_in_use, 2u);
+  EXPECT_EQ(pool.statistics().upstream_allocations, 1u);
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, 1000u);
   alloc.deallocate(b, 200);
   char* d = alloc.allocate(193);  // the same class as 200 (224 bytes)
   EXPECT_EQ(d, b);
@@ -163,6 +217,7 @@ TEST(pool_allocator, with_a_multipool_picks_the_size_class) {
   alloc.deallocate(c, 1000);
   alloc.deallocate(d, 193);
   EXPECT_EQ(pool.statistics().blocks_in_use, 0u);
+  EXPECT_EQ(pool.statistics().upstream_bytes_in_use, 0u);
 }
 
 #ifdef OWN_CHECKED

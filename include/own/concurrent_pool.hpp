@@ -141,7 +141,8 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
       const detail::chunk_store& chunks = depot_.chunks();
       const std::size_t idle = depot_.free_blocks() + cached;
       return pool_statistics{chunks.carved() > idle ? chunks.carved() - idle : 0, chunks.carved(),
-                             chunks.bytes_reserved(), chunks.chunks()};
+                             chunks.bytes_reserved(), chunks.chunks(), upstream_requests().allocations(),
+                             upstream_requests().bytes_in_use()};
     });
   }
 
@@ -189,9 +190,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   }
 
   /// Every call reads stamp_ (new at each release(); the registry keeps the pool's lifelong id); the
-  /// registry and the depot are written on slow paths only, and each on a line of its own, so that
-  /// those writes never evict stamp_ from other threads' caches.
-  std::uint64_t stamp_;
+  /// registry, the depot and the base's count of upstream requests are written on slow paths only,
+  /// and each on a line of its own, so that those writes never evict stamp_ from other threads' caches.
+  alignas(64) std::uint64_t stamp_;
   alignas(64) detail::cache_registry registry_;
   alignas(64) detail::pool_depot depot_;
 };

@@ -109,7 +109,8 @@ class pool : public detail::block_resource<pool> {
   /// chunks - blocks on the free list). The high-water mark is the number of blocks carved: the pool
   /// only carves when its free list is empty, that is when every carved block is in use.
   pool_statistics statistics() const noexcept {
-    return {blocks_in_use(), chunks_.carved(), chunks_.bytes_reserved(), chunks_.chunks()};
+    return {blocks_in_use(), chunks_.carved(), chunks_.bytes_reserved(), chunks_.chunks(),
+            upstream_requests().allocations(), upstream_requests().bytes_in_use()};
   }
 
  private:

@@ -3,8 +3,10 @@
 /// own::pool_allocator<T, Pool>: a standard Allocator that draws from one of own's pools through a
 /// plain pointer, with no virtual call, so node containers and allocate_shared get a pool's speed.
 /// An allocation that does not fit the pool's blocks (n * sizeof(T) larger than a block, or an
-/// alignment above the block alignment) goes to the pool's upstream resource; a multipool picks the
-/// size class. Two allocators are equal when they use the same pool. Containers propagate the
+/// alignment above the block alignment) goes to the pool's upstream resource, and is counted in the
+/// pool's statistics() (upstream_allocations, upstream_bytes_in_use): a container whose nodes outgrow
+/// the blocks shows there, not as an idle pool. A multipool picks the size class, and counts what is
+/// beyond its largest. Two allocators are equal when they use the same pool. Containers propagate the
 /// allocator on copy, move and swap, so a container's elements always go back to their own pool.
 ///
 /// Usage:
@@ -14,6 +16,7 @@
 ///     list.push_back(1);                                   // one block from `pool`
 ///     std::vector<int, own::pool_allocator<int, own::pool>> big(100, 0, list.get_allocator());
 ///                                                          // 400 bytes: from the pool's upstream
+///     // pool.statistics(): blocks_in_use == 1, upstream_allocations == 1, upstream_bytes_in_use == 400
 #pragma once
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds

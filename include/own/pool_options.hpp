@@ -59,6 +59,13 @@ struct pool_statistics {
   std::size_t bytes_reserved = 0;  ///< bytes of all chunks obtained from upstream
   /// Chunks obtained from upstream and not yet returned.
   std::size_t chunks = 0;
+  /// Requests that no block fits (larger than a block, or aligned beyond it; for a multipool, beyond
+  /// its largest class), which own::pool_allocator and the memory_resource interface pass to the
+  /// upstream resource: how many were made since construction. release() leaves this and the next
+  /// count alone, as it leaves those allocations alone: they are the upstream's.
+  std::size_t upstream_allocations = 0;
+  /// Bytes of those requests not yet deallocated.
+  std::size_t upstream_bytes_in_use = 0;
 };
 
 }  // namespace own

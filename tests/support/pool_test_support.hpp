@@ -33,6 +33,8 @@ inline void expect_equal(const own::pool_statistics& actual, const own::pool_sta
   EXPECT_EQ(actual.high_water_mark, expected.high_water_mark);
   EXPECT_EQ(actual.bytes_reserved, expected.bytes_reserved);
   EXPECT_EQ(actual.chunks, expected.chunks);
+  EXPECT_EQ(actual.upstream_allocations, expected.upstream_allocations);
+  EXPECT_EQ(actual.upstream_bytes_in_use, expected.upstream_bytes_in_use);
 }
 
 }  // namespace own_test

@@ -16,6 +16,7 @@
 #include "chunk_store.hpp"
 #include "heap_size_classes.hpp"
 #include "log2.hpp"
+#include "upstream_tally.hpp"
 
 namespace own::detail {
 
@@ -69,7 +70,7 @@ class basic_multipool : public std::pmr::memory_resource {
   // throws.
   [[nodiscard]] void* allocate(std::size_t bytes, std::size_t alignment = 1) {
     const std::size_t c = class_of(bytes, alignment);
-    return c < classes_ ? pools_[c]->allocate() : upstream_->allocate(bytes, alignment);
+    return c < classes_ ? pools_[c]->allocate() : upstream_requests_.allocate(upstream_, bytes, alignment);
   }
   // Precondition: p came from allocate(bytes, alignment) of this multipool, with the same arguments.
   // Checked mode aborts with a message if it did not and p is in a class's chunks, or (through the
@@ -82,16 +83,19 @@ class basic_multipool : public std::pmr::memory_resource {
 #ifdef OWN_CHECKED
       for (std::size_t k = 0; k < classes_; ++k) pools_[k]->check_not_a_block(p, bytes);
 #endif
-      upstream_->deallocate(p, bytes, alignment);
+      upstream_requests_.deallocate(upstream_, p, bytes, alignment);
     }
   }
 
   std::size_t max_block_size() const noexcept { return detail::multipool_class_size(classes_ - 1); }
   std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
-  // Sums over the size classes (the high-water mark is the sum of the classes' marks).
+  // Sums over the size classes (the high-water mark is the sum of the classes' marks), and the
+  // requests beyond them, which went upstream.
   pool_statistics statistics() const {
     pool_statistics total;
+    total.upstream_allocations = upstream_requests_.allocations();
+    total.upstream_bytes_in_use = upstream_requests_.bytes_in_use();
     for (std::size_t c = 0; c < classes_; ++c) {
       const pool_statistics s = pools_[c]->statistics();
       total.blocks_in_use += s.blocks_in_use;
@@ -133,6 +137,7 @@ class basic_multipool : public std::pmr::memory_resource {
   const std::size_t classes_;
   const std::unique_ptr<std::optional<Pool>[]> pools_;
   std::pmr::memory_resource* const upstream_;
+  upstream_tally upstream_requests_{};
 };
 
 }  // namespace own::detail

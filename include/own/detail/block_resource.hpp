@@ -2,12 +2,15 @@
 // The std::pmr::memory_resource face of a fixed-size block pool (own::pool, own::concurrent_pool):
 // requests that fit a block (bytes <= block_size(), alignment <= block_alignment()) are served by the
 // pool's allocate()/deallocate(), the others by its upstream resource. Checked mode aborts with a
-// message when a block of the pool is given back with a size or alignment bound for upstream. own::pool_allocator calls
-// these overrides by qualified name, so it reaches the pool with no virtual call.
+// message when a block of the pool is given back with a size or alignment bound for upstream.
+// own::pool_allocator calls these overrides by qualified name, so it reaches the pool with no
+// virtual call. The requests that go upstream are counted (upstream_tally.hpp).
 #pragma once
 
 #include <cstddef>
 #include <memory_resource>
+
+#include "upstream_tally.hpp"
 
 namespace own {
 template <class T, class Pool>
@@ -25,7 +28,7 @@ class block_resource : public std::pmr::memory_resource {
   void* do_allocate(std::size_t bytes, std::size_t alignment) override {
     Pool& pool = static_cast<Pool&>(*this);
     if (fits(bytes, alignment)) return pool.allocate();
-    return pool.upstream_resource()->allocate(bytes, alignment);
+    return upstream_.allocate(pool.upstream_resource(), bytes, alignment);
   }
   void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
     Pool& pool = static_cast<Pool&>(*this);
@@ -33,10 +36,12 @@ class block_resource : public std::pmr::memory_resource {
       pool.deallocate(p);
     } else {
       check_not_a_block(p, bytes);
-      pool.upstream_resource()->deallocate(p, bytes, alignment);
+      upstream_.deallocate(pool.upstream_resource(), p, bytes, alignment);
     }
   }
   bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+  const upstream_tally& upstream_requests() const noexcept { return upstream_; }
 
  private:
   template <class, class>
@@ -56,6 +61,8 @@ class block_resource : public std::pmr::memory_resource {
     const Pool& pool = static_cast<const Pool&>(*this);
     return bytes <= pool.block_size() && (alignment <= alignof(void*) || alignment <= pool.block_alignment());
   }
+
+  upstream_tally upstream_{};
 };
 
 }  // namespace own::detail
