@@ -241,10 +241,18 @@ def _walk(head, link):
     return n, int(head) == 0
 
 
-def _pool_text(kind, chunks, in_use, exact=True):
-    return '%s (block size %d, blocks in use %s%d, high-water mark %d, chunks %d, bytes reserved %d)' % (
+def _upstream_text(tally):
+    # The requests no block fitted, sent upstream (detail/upstream_tally.hpp), when there were any.
+    allocations = int(_atomic(tally['allocations_']))
+    if allocations == 0:
+        return ''
+    return ', upstream allocations %d (%d bytes in use)' % (allocations, int(_atomic(tally['bytes_in_use_'])))
+
+
+def _pool_text(kind, chunks, in_use, exact, upstream):
+    return '%s (block size %d, blocks in use %s%d, high-water mark %d, chunks %d, bytes reserved %d%s)' % (
         kind, int(chunks['size_']), '' if exact else '<= ', in_use, int(chunks['carved_']),
-        int(chunks['chunks_']), int(chunks['bytes_']))
+        int(chunks['chunks_']), int(chunks['bytes_']), upstream)
 
 
 def _plain_pool_state(value):
@@ -292,7 +300,7 @@ class PoolPrinter:
 
     def to_string(self):
         chunks, in_use, exact = _pool_state(self.value)
-        return _pool_text(_type_name(self.value), chunks, in_use, exact)
+        return _pool_text(_type_name(self.value), chunks, in_use, exact, _upstream_text(self.value['upstream_']))
 
 
 class MultipoolPrinter:
@@ -317,7 +325,8 @@ class MultipoolPrinter:
             chunks, blocks, _ = _pool_state(pool)
             in_use += blocks
             largest = int(chunks['size_'])
-        return '%s (max block size %d, blocks in use %d)' % (_type_name(self.value), largest, in_use)
+        return '%s (max block size %d, blocks in use %d%s)' % (
+            _type_name(self.value), largest, in_use, _upstream_text(self.value['upstream_requests_']))
 
     def children(self):
         # Only the classes that hold memory: a multipool has dozens.

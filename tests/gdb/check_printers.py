@@ -32,10 +32,11 @@ EXPECTED = [
     ('atomic_weak', 'own::atomic_weak_ptr<int> = {load() = own::weak_ptr<int> (use count 3, weak count 2) = '
                     '{get() = @, *get() = 42}}'),
     ('snapshot', 'own::snapshot_ptr<int> (in a hazard slot) = {get() = @, *get() = 42}'),
-    ('pool', 'own::pool (block size 64, blocks in use 2, high-water mark 3, chunks 1, bytes reserved #)'),
+    ('pool', 'own::pool (block size 64, blocks in use 2, high-water mark 3, chunks 1, bytes reserved #, '
+             'upstream allocations 1 (100 bytes in use))'),
     ('concurrent', 'own::concurrent_pool (block size 32, blocks in use 2, high-water mark #, chunks 1, '
                    'bytes reserved #)'),
-    ('multi', 'own::multipool (max block size 256, blocks in use 2) = '
+    ('multi', 'own::multipool (max block size 256, blocks in use 2, upstream allocations 1 (300 bytes in use)) = '
               '{[40] = own::pool (block size 40, blocks in use 1, high-water mark 1, chunks 1, bytes reserved #), '
               '[224] = own::pool (block size 224, blocks in use 1, high-water mark 1, chunks 1, bytes reserved #)}'),
     ('concurrent_multi', 'own::concurrent_multipool (max block size 64, blocks in use 1) = '

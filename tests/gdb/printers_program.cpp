@@ -50,11 +50,13 @@ int main() {
   void* b = pool.allocate();
   void* c = pool.allocate();
   pool.deallocate(b);
+  void* large = pool.allocate(100);  // no block fits: upstream, counted
   own::concurrent_pool concurrent(32);
   void* d = concurrent.allocate();
   void* e = concurrent.allocate();
   own::multipool multi(256);
   void* f = multi.allocate(40);
+  void* beyond = multi.allocate(300);
   void* g = multi.allocate(200);
   own::concurrent_multipool concurrent_multi(64);
   void* h = concurrent_multi.allocate(16);
@@ -67,9 +69,11 @@ int main() {
 
   concurrent_multi.deallocate(h, 16);
   multi.deallocate(g, 200);
+  multi.deallocate(beyond, 300);
   multi.deallocate(f, 40);
   concurrent.deallocate(e);
   concurrent.deallocate(d);
+  pool.deallocate(large, 100);
   pool.deallocate(c);
   pool.deallocate(a);
   return 0;
