@@ -253,9 +253,8 @@ template <class T>
 std::strong_ordering operator<=>(const intrusive_ptr<T>& a, std::nullptr_t) noexcept {
   return std::compare_three_way()(a.get(), static_cast<T*>(nullptr));
 }
-#endif
-
 ///@}
+#endif
 
 /// Writes get() as a void pointer.
 template <class Char, class Traits, class T>

@@ -61,8 +61,8 @@ class pool_allocator {
     // A qualified call: the pool's own function, not the memory_resource virtual.
     return static_cast<T*>(pool_->Pool::do_allocate(n * sizeof(T), alignof(T)));
   }
-///// Precondition: p came from allocate(n) of an allocator equal to this one. Checked mode aborts with
-///// a message if an n too large for a block is given for a block of the pool.
+  /// Precondition: p came from allocate(n) of an allocator equal to this one. Checked mode aborts with
+  /// a message if an n too large for a block is given for a block of the pool.
   void deallocate(T* p, std::size_t n) noexcept { pool_->Pool::do_deallocate(p, n * sizeof(T), alignof(T)); }
 
   /// The pool this allocator uses.

@@ -45,8 +45,8 @@ struct pool_options {
   /// (a pointer per block, plus one) does not fit a std::size_t, and a magazine too large for
   /// upstream makes a thread's first allocate() throw what upstream throws.
   std::size_t thread_cache_blocks = 0;
-///// Shown in checked-mode reports ("own::pool 'name' at 0x…"; without one, "unnamed own::pool at
-///// 0x…"); not copied, must outlive the pool.
+  /// Shown in checked-mode reports ("own::pool 'name' at 0x…"; without one, "unnamed own::pool at
+  /// 0x…"); not copied, must outlive the pool.
   const char* name = nullptr;
 };
 
