@@ -255,10 +255,26 @@ def _pool_text(kind, chunks, in_use, exact, upstream):
         int(chunks['chunks_']), int(chunks['bytes_']), upstream)
 
 
+def _plain_pool_free_blocks(value):
+    # Length of own::pool's free list (at most _WALK_LIMIT), and whether it ended. In checked mode
+    # each link is stored xor-ed with the pool's address | 1 (pool.hpp, link_key), so a stored link
+    # is odd there and a real one never is: an odd link is decoded.
+    key = int(value.address) | 1
+    block_pointer = value['free_'].type
+    head = int(value['free_'])
+    n = 0
+    while head != 0 and n < _WALK_LIMIT:
+        n += 1
+        head = int(gdb.Value(head).cast(block_pointer).dereference()['next'])
+        if head & 1:
+            head ^= key
+    return n, head == 0
+
+
 def _plain_pool_state(value):
     # own::pool: blocks in use = blocks carved from chunks - blocks on the free list (pool.hpp).
     chunks = value['chunks_']
-    free, complete = _walk(value['free_'], 'next')
+    free, complete = _plain_pool_free_blocks(value)
     return chunks, int(chunks['carved_']) - free, complete
 
 

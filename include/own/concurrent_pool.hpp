@@ -189,6 +189,9 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
     depot_.put_one(block);
   }
 
+  friend class detail::block_resource<concurrent_pool>;
+  const detail::chunk_store& chunk_memory() const noexcept { return depot_.chunks(); }
+
   /// Every call reads stamp_ (new at each release(); the registry keeps the pool's lifelong id); the
   /// registry, the depot and the base's count of upstream requests are written on slow paths only,
   /// and each on a line of its own, so that those writes never evict stamp_ from other threads' caches.
