@@ -11,11 +11,13 @@
 //      the other loads: exp6/atomic_<load|store|mixed>/<impl>/real_time/threads:<n>
 //      std = std::atomic<std::shared_ptr<T>> (libstdc++), boost = boost::atomic_shared_ptr,
 //      own = own::atomic_shared_ptr; own_snapshot = its snapshot() read, as a row of the load case.
-// The floor rows (bench/common/floor.hpp) are the bare minimum for (a), (b) and (c).
+// The floor rows (bench/common/floor.hpp) are the bare minimum for (a), (b) and (c); (b)'s is the
+// hand-off's work done on one thread (bench/common/handoff.hpp, run_handoff_floor).
 #include <atomic>
 #include <memory>
 #include <memory_resource>
 #include <string>
+#include <type_traits>
 
 #include <boost/smart_ptr/atomic_shared_ptr.hpp>
 #include <boost/smart_ptr/make_shared.hpp>
@@ -71,14 +73,9 @@ void create_destroy(benchmark::State& state) {
 }
 
 template <class Way>
-void handoff(benchmark::State& state) {
-  own_bench::run_handoff(state, [] { return Way::make(); });
-}
-
-template <class Way>
 void add_threads(const std::string& impl) {
   own_bench::add("exp6/create_destroy/" + impl, create_destroy<Way>)->UseRealTime()->Threads(1)->Threads(2);
-  own_bench::add("exp6/handoff/" + impl, handoff<Way>)->UseRealTime()->Iterations(own_bench::handoff_items());
+  own_bench::add_handoff("exp6/handoff/" + impl, [] { return Way::make(); }, std::is_same_v<Way, floor_make>);
 }
 
 [[maybe_unused]] void add_threads_missing(const std::string& impl, const char* header) {

@@ -21,6 +21,7 @@
 //   impl: std | own | floor
 #include <memory>
 #include <memory_resource>
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -117,24 +118,19 @@ void single(benchmark::State& state, Make make) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// Reproduction rows run single-threaded and as a hand-off (the floor's hand-off row is the one-thread
+// hand-off floor of bench/common/handoff.hpp); the trivial packet's rows single-threaded only.
+enum class handoff_row { none, pipeline, floor };
+
 template <class Make>
-void handoff(benchmark::State& state, Make make) {
-  std::uint32_t i = 0;
-  own_bench::run_handoff(state, [&] {
+void add(const std::string& name, Make make, handoff_row handoff) {
+  own_bench::add(name, [make](benchmark::State& s) { single(s, make); });
+  if (handoff == handoff_row::none) return;
+  own_bench::add_handoff(name + "/handoff", [make, i = std::uint32_t{0}]() mutable {
     auto p = make();
     own_bench::fill_header(*p, i++);
     return p;
-  });
-}
-
-// Reproduction rows run single-threaded and as a hand-off; the trivial packet's rows single-threaded only.
-template <class Make>
-void add(const std::string& name, Make make, bool with_handoff) {
-  own_bench::add(name, [make](benchmark::State& s) { single(s, make); });
-  if (with_handoff)
-    own_bench::add(name + "/handoff", [make](benchmark::State& s) { handoff(s, make); })
-        ->UseRealTime()
-        ->Iterations(own_bench::handoff_items());
+  }, handoff == handoff_row::floor);
 }
 
 [[maybe_unused]] void add_missing(const std::string& name, const char* header) {
@@ -144,8 +140,9 @@ void add(const std::string& name, Make make, bool with_handoff) {
 
 // WAY: the reproduction's row, with the seed's packet (one with a constructor); TRIVIAL: the trivial
 // packet's row.
-#define WAY(ways, way, impl) add("exp4/" #way "/" impl, [] { return ways<constructed_packet>::way(); }, true)
-#define TRIVIAL(ways, way, impl) add("exp4/trivial_" #way "/" impl, [] { return ways<packet>::way(); }, false)
+#define WAY(ways, way, impl) \
+  add("exp4/" #way "/" impl, [] { return ways<constructed_packet>::way(); }, handoff_row::pipeline)
+#define TRIVIAL(ways, way, impl) add("exp4/trivial_" #way "/" impl, [] { return ways<packet>::way(); }, handoff_row::none)
 
 const own_bench::registration registered([] {
   WAY(std_ways, make_shared, "std");
@@ -154,7 +151,7 @@ const own_bench::registration registered([] {
   WAY(std_ways, allocate_shared_pool, "std");
   WAY(std_ways, new_delete, "std");
   WAY(std_ways, raw_pool, "std");
-  WAY(floor_ways, make_shared, "floor");
+  add("exp4/make_shared/floor", [] { return floor_ways<constructed_packet>::make_shared(); }, handoff_row::floor);
   TRIVIAL(std_ways, make_shared, "std");
   TRIVIAL(std_ways, make_shared_for_overwrite, "std");
   TRIVIAL(std_ways, allocate_shared_pool, "std");

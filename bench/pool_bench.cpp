@@ -10,9 +10,14 @@
 //               pools (or two size classes of one allocator) in turn; time per round of both pairs;
 //   threads:2   the same on two threads at once; per-thread time should stay near threads:1;
 //   handoff_*   allocate on this thread, deallocate on a consumer thread, through an SPSC ring
-//               (the "made on A, dropped on B" pipeline); handoff_ring_alone is the ring's own cost.
-//               Time is wall-clock per object; CPU is both threads' CPU per object, which a busy
-//               machine distorts less (the threads yield rather than spin when the ring stalls).
+//               (the "made on A, dropped on B" pipeline). Time is both threads' CPU per object, which
+//               a busy machine distorts less than wall time (the threads yield rather than spin when the
+//               ring stalls). Its floor, handoff_floor, is the same work on one thread: allocate from
+//               a bare free list, write, push; then pop and free the whole lap. Every hand-off runs
+//               at least that work, split over its two threads, so no row's CPU time can be below it.
+//               (The ring alone, on two threads, was no floor: with nothing to do between pushes its
+//               threads meet at the ring's ends on every object and spend more CPU than rows that do
+//               more.)
 //
 // To compare with other mallocs, run the malloc benchmarks with LD_PRELOAD=libmimalloc.so (or
 // libtcmalloc_minimal.so).
@@ -256,13 +261,15 @@ BENCHMARK(concurrent_object_pool_batch)->Name("exp7/object_pool_batch/own_concur
 // A bounded single-producer single-consumer ring of pointers.
 class spsc_ring {
  public:
+  static constexpr std::size_t capacity = 1024;
+
   bool try_push(void* p) {
     const std::size_t tail = tail_.load(std::memory_order_relaxed);
-    if (tail - head_cache_ == size) {
+    if (tail - head_cache_ == capacity) {
       head_cache_ = head_.load(std::memory_order_acquire);
-      if (tail - head_cache_ == size) return false;
+      if (tail - head_cache_ == capacity) return false;
     }
-    slots_[tail % size] = p;
+    slots_[tail % capacity] = p;
     tail_.store(tail + 1, std::memory_order_release);
     return true;
   }
@@ -272,14 +279,13 @@ class spsc_ring {
       tail_cache_ = tail_.load(std::memory_order_acquire);
       if (head == tail_cache_) return nullptr;
     }
-    void* p = slots_[head % size];
+    void* p = slots_[head % capacity];
     head_.store(head + 1, std::memory_order_release);
     return p;
   }
 
  private:
-  static constexpr std::size_t size = 1024;
-  void* slots_[size] = {};
+  void* slots_[capacity] = {};
   alignas(64) std::atomic<std::size_t> head_{0};
   std::size_t tail_cache_ = 0;  // consumer's
   alignas(64) std::atomic<std::size_t> tail_{0};
@@ -313,9 +319,17 @@ void run_handoff(benchmark::State& state, Allocate allocate, Deallocate dealloca
   state.SetItemsProcessed(state.iterations());
 }
 
-void handoff_ring_alone(benchmark::State& state) {
-  static int object;
-  run_handoff(state, [] { return static_cast<void*>(&object); }, [](void*) {});
+void handoff_floor(benchmark::State& state) {
+  auto ring = std::make_unique<spsc_ring>();
+  while (state.KeepRunningBatch(spsc_ring::capacity)) {
+    for (std::size_t i = 0; i < spsc_ring::capacity; ++i) {
+      void* p = floor_list.allocate();
+      *static_cast<int*>(p) = 1;
+      ring->try_push(p);  // never full: a lap is the ring's capacity
+    }
+    while (void* p = ring->try_pop()) floor_list.deallocate(p);
+  }
+  state.SetItemsProcessed(state.iterations());
 }
 void handoff_concurrent_pool(benchmark::State& state) {
   own::concurrent_pool pool(block_size);
@@ -329,7 +343,7 @@ void handoff_malloc(benchmark::State& state) {
   run_handoff(state, [] { return std::malloc(block_size); }, [](void* p) { std::free(p); });
 }
 
-BENCHMARK(handoff_ring_alone)->Name("exp7/pool_handoff/floor")->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_floor)->Name("exp7/pool_handoff/floor")->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(handoff_concurrent_pool)->Name("exp7/pool_handoff/own_concurrent_pool")->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(handoff_pmr_synchronized)->Name("exp7/pool_handoff/pmr_synchronized")->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(handoff_malloc)->Name("exp7/pool_handoff/std")->UseRealTime()->MeasureProcessCPUTime();

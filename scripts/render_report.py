@@ -36,7 +36,8 @@ of the shared machine falls on every row alike.
 Single-thread rows use the benchmark thread's CPU time, which does not count the time the thread
 spends descheduled, so other work on a shared machine inflates it far less than wall time; rows
 with two threads ("threads:2") or a second thread ("handoff") use wall time, divided by the
-operations of all threads (perfect scaling halves it). The ± figure is the coefficient of variation
+operations of all threads (perfect scaling halves it); rows that ask for their process's CPU time
+(exp7's hand-offs) use it (report/results.py row_clock). The ± figure is the coefficient of variation
 across repetitions of the same clock; past ±20% (report/results.py UNSTABLE_CV) a row is flagged ⚠
 and decides no headline, verdict or target (report/compare.py makes the verdicts).
 """
@@ -76,7 +77,12 @@ def render(results_dir, out_dir):
                "time of the benchmark thread, robust to the shared machine; two-thread and hand-off rows: wall time "
                "per operation of all threads); the ratios, measured "
                "within one process, are the headline (÷ std: against libstdc++ with glibc malloc; ÷ floor: against "
-               "a bare thread-local free list with one atomic count, `bench/common/floor.hpp`). "
+               "a bare thread-local free list with one atomic count, `bench/common/floor.hpp`; in hand-off rows, the "
+               "floor is the least any hand-off must do: make the object with that free list, push it through the "
+               "ring, pop it, drop it, all on one thread, so no cache line moves between cores and no thread waits "
+               "(`bench/common/handoff.hpp`); it counts as half that one-thread time where hand-offs are timed by "
+               "the wall clock, since two threads can at best split the work evenly, and as all of it in exp7, "
+               "where they are timed by both threads' CPU). "
                "† marks a ratio between rows of different processes. Lower is better everywhere. ⚠ (hatched in the "
                "charts) marks a row whose repetitions spread more than ±20% (coefficient of variation): it is shown but "
                "never decides a headline, a verdict or a target.\n")

@@ -10,15 +10,23 @@
 // (consumer): one cache-line transfer per lap instead of two per item. And the ring holds 1024 items,
 // so that when the two threads share one CPU (a busy 2-vCPU machine) a switch between them is paid
 // once per 1024 items, not per 256.
+//
+// The hand-off floor (run_handoff_floor) is the same work on one thread: make, push, pop, drop. A
+// floor timed as a hand-off of its own would not be one: with nothing to do between pushes its two
+// threads meet at the ring's ends on every item, and rows that do more were measured below it (issue
+// #15). What every hand-off must run is those four steps with the cheapest allocation; two threads can
+// at best split them evenly, so half that one-thread time is the least wall time per item.
 #pragma once
 
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstddef>
 #include <new>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -121,6 +129,31 @@ void run_handoff(benchmark::State& state, Make make) {
   done.store(true, std::memory_order_release);
   consumer.join();
   state.SetItemsProcessed(state.iterations());
+}
+
+// The floor of the hand-off rows (see the top of this file): a lap of the ring filled and emptied on
+// this thread, reported (manual time) as half its wall time. Register the row with UseManualTime().
+template <class Make, std::size_t Lap = 1024>
+void run_handoff_floor(benchmark::State& state, Make make) {
+  spsc_ring<decltype(make()), Lap> ring;
+  while (state.KeepRunningBatch(Lap)) {
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < Lap; ++i) ring.push(make());
+    while (ring.try_pop()) {
+    }
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count() / 2);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Registers a hand-off row: `floor` picks the floor's one-thread run (run_handoff_floor) over the
+// two-thread pipeline (run_handoff). Both time a fixed number of items (handoff_items()).
+template <class Make>
+benchmark::internal::Benchmark* add_handoff(const std::string& name, Make make, bool floor = false) {
+  auto* b = floor ? add(name, [make](benchmark::State& s) { run_handoff_floor(s, make); })->UseManualTime()
+                  : add(name, [make](benchmark::State& s) { run_handoff(s, make); })->UseRealTime();
+  return b->Iterations(handoff_items());
 }
 
 }  // namespace own_bench
