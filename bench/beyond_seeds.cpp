@@ -7,6 +7,10 @@
 //  (c) std::pmr pools under std::allocate_shared and own: exp6/pmr_<unsync|sync>/<impl>
 //      own takes the pool either as the same polymorphic_allocator (impl own) or as a plain
 //      std::pmr::memory_resource* (impl own_resource)
+//  In (a), (b) and (c), std_boost_pool is std::allocate_shared with Boost.Pool, the fixed-size pool a
+//  user of std would pick (bench/common/boost_pools.hpp): boost::fast_pool_allocator (locked) where
+//  threads share the pool, a boost::pool<> of the row's own in pmr_unsync; (c)'s own_pool is own with
+//  its own pools (own::pool in pmr_unsync, own::concurrent_pool in pmr_sync).
 //  (d) atomic shared pointers, on one and two threads: load, store, and one thread storing while
 //      the other loads: exp6/atomic_<load|store|mixed>/<impl>/real_time/threads:<n>
 //      std = std::atomic<std::shared_ptr<T>> (libstdc++), boost = boost::atomic_shared_ptr,
@@ -23,6 +27,7 @@
 #include <boost/smart_ptr/make_shared.hpp>
 
 #include "bench_common.hpp"
+#include "boost_pools.hpp"
 #include "floor.hpp"
 #include "handoff.hpp"
 #include "pools.hpp"
@@ -64,6 +69,10 @@ struct std_sync_pool_make {
   static inline std::pmr::synchronized_pool_resource& pool =
       own_bench::shared_pool<std::pmr::synchronized_pool_resource, 0>();
   static auto make() { return std::allocate_shared<item>(std::pmr::polymorphic_allocator<item>(&pool)); }
+};
+
+struct std_boost_pool_make {
+  static auto make() { return std::allocate_shared<item>(boost::fast_pool_allocator<item>()); }
 };
 
 template <class Way>
@@ -112,6 +121,31 @@ void add_pmr(const std::string& kind) {
   own_bench::missing(prefix + "own_resource", "own/shared_ptr.hpp");
 #endif
   own_bench::add(prefix + "floor", create_destroy<floor_make>);
+}
+
+// The fixed-size pools each library's user would pick instead, as rows of (c), so that each case holds
+// every library's best pool: without a lock, a pool of the row's own (boost::pool<> under std, own::pool
+// under own), as unsynchronized_pool_resource is; locked or thread-safe, fast_pool_allocator's singleton
+// and own::concurrent_pool, as synchronized_pool_resource is.
+void add_pmr_fixed_size() {
+  own_bench::add("exp6/pmr_unsync/std_boost_pool", [](benchmark::State& state) {
+    boost::pool<> pool(block_size);
+    const own_bench::boost_pool_allocator<item> alloc(&pool);
+    for (auto _ : state) keep(std::allocate_shared<item>(alloc));
+    state.SetItemsProcessed(state.iterations());
+  });
+  own_bench::add("exp6/pmr_sync/std_boost_pool", create_destroy<std_boost_pool_make>);
+#if defined(OWN_BENCH_HAS_SHARED_PTR) && defined(OWN_BENCH_HAS_POOL) && defined(OWN_BENCH_HAS_CONCURRENT_POOL)
+  own_bench::add("exp6/pmr_unsync/own_pool", [](benchmark::State& state) {
+    own::pool pool(block_size);
+    for (auto _ : state) keep(own::make_shared_object_with_alloc<item>(&pool));
+    state.SetItemsProcessed(state.iterations());
+  });
+  own_bench::add("exp6/pmr_sync/own_pool", create_destroy<own_pool_make>);
+#else
+  own_bench::missing("exp6/pmr_unsync/own_pool", "own/pool.hpp");
+  own_bench::missing("exp6/pmr_sync/own_pool", "own/concurrent_pool.hpp");
+#endif
 }
 
 // ---- (d) atomic shared pointers
@@ -182,6 +216,7 @@ void atomic_snapshot(benchmark::State& state) {
 const own_bench::registration registered([] {
   add_threads<std_make>("std");
   add_threads<std_sync_pool_make>("std_pmr_pool");
+  add_threads<std_boost_pool_make>("std_boost_pool");
 #ifdef OWN_BENCH_HAS_SHARED_PTR
   add_threads<own_make>("own");
 #ifdef OWN_BENCH_HAS_CONCURRENT_POOL
@@ -197,6 +232,7 @@ const own_bench::registration registered([] {
 
   add_pmr<std::pmr::unsynchronized_pool_resource>("unsync");
   add_pmr<std::pmr::synchronized_pool_resource>("sync");
+  add_pmr_fixed_size();
 
   add_atomic<std_cell>("std");
   add_atomic<boost_cell>("boost");

@@ -8,11 +8,14 @@
 // boost::shared_ptr built with BOOST_SP_USE_QUICK_ALLOCATOR. We run that whole grid for own, Boost
 // and std. The pools: own::pool / own::concurrent_pool for own (passed as a pool pointer, no virtual
 // call); std::pmr::unsynchronized_pool_resource / synchronized_pool_resource (through a
-// polymorphic_allocator) for std and Boost. A non-threaded pool is per thread; a threaded one is
-// shared by both threads.
+// polymorphic_allocator) for std and Boost; and, as the fixed-size pools a user of std would pick,
+// Boost.Pool for std::shared_ptr (impl std_boost_pool: a boost::pool<> per thread when non-threaded,
+// boost::fast_pool_allocator when threaded; bench/common/boost_pools.hpp). A non-threaded pool is per
+// thread; a threaded one is shared by both threads.
 //
 // Rows: exp1/<form>[_<pool>]/<impl>/real_time/threads:<1|2>
-//   form: basic | deleter | inplace;  pool: nonthreaded_pool | threaded_pool;  impl: std | boost | own
+//   form: basic | deleter | inplace;  pool: nonthreaded_pool | threaded_pool;
+//   impl: std | boost | own | std_boost_pool (pooled cases only)
 //   ("boost_plain" instead of "boost" in the executable built without the quick allocator).
 // And the floor every row is measured against: exp1/floor/floor/real_time/threads:<1|2>.
 #include <memory>
@@ -22,6 +25,7 @@
 #include <boost/shared_ptr.hpp>
 
 #include "bench_common.hpp"
+#include "boost_pools.hpp"
 #include "floor.hpp"
 #include "pools.hpp"
 
@@ -58,7 +62,20 @@ struct pmr_pools {
   }
 };
 
-struct std_impl : pmr_pools {
+// Boost.Pool: the non-threaded pool is a boost::pool<> of the thread's; the threaded one is
+// fast_pool_allocator's process-wide singleton, which needs no object (fast_pool stands for it).
+struct boost_pools {
+  struct fast_pool {};
+  using nonthreaded_pool = boost::pool<>;
+  using threaded_pool = fast_pool;
+  static own_bench::boost_pool_allocator<item> alloc(boost::pool<>& pool) {
+    return own_bench::boost_pool_allocator<item>(&pool);
+  }
+  static boost::fast_pool_allocator<item> alloc(fast_pool&) { return {}; }
+};
+
+template <class Pools>
+struct std_impl : Pools {
   template <form F>
   static std::shared_ptr<item> make() {
     if constexpr (F == form::basic) return std::shared_ptr<item>(new item);
@@ -155,10 +172,15 @@ void add(const char* impl) {
 }
 
 template <class Impl, form F>
-void add_forms(const char* impl) {
-  add<Impl, F, pool_kind::none>(impl);
+void add_pooled(const char* impl) {
   add<Impl, F, pool_kind::nonthreaded>(impl);
   add<Impl, F, pool_kind::threaded>(impl);
+}
+
+template <class Impl, form F>
+void add_forms(const char* impl) {
+  add<Impl, F, pool_kind::none>(impl);
+  add_pooled<Impl, F>(impl);
 }
 
 template <form F>
@@ -195,13 +217,16 @@ void floor_row(benchmark::State& state) {
 
 const own_bench::registration registered([] {
   own_bench::add("exp1/floor/floor", floor_row)->UseRealTime()->Threads(1)->Threads(2);
-  add_forms<std_impl, form::basic>("std");
+  add_forms<std_impl<pmr_pools>, form::basic>("std");
+  add_pooled<std_impl<boost_pools>, form::basic>("std_boost_pool");
   add_forms<boost_impl, form::basic>(boost_name);
   add_own<form::basic>();
-  add_forms<std_impl, form::deleter>("std");
+  add_forms<std_impl<pmr_pools>, form::deleter>("std");
+  add_pooled<std_impl<boost_pools>, form::deleter>("std_boost_pool");
   add_forms<boost_impl, form::deleter>(boost_name);
   add_own<form::deleter>();
-  add_forms<std_impl, form::inplace>("std");
+  add_forms<std_impl<pmr_pools>, form::inplace>("std");
+  add_pooled<std_impl<boost_pools>, form::inplace>("std_boost_pool");
   add_forms<boost_impl, form::inplace>(boost_name);
   add_own<form::inplace>();
 });

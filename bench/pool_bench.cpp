@@ -14,10 +14,14 @@
 //               a busy machine distorts less than wall time (the threads yield rather than spin when the
 //               ring stalls). Its floor, handoff_floor, is the same work on one thread: allocate from
 //               a bare free list, write, push; then pop and free the whole lap. Every hand-off runs
-//               at least that work, split over its two threads, so no row's CPU time can be below it.
-//               (The ring alone, on two threads, was no floor: with nothing to do between pushes its
-//               threads meet at the ring's ends on every object and spend more CPU than rows that do
-//               more.)
+//               at least that work, split over its two threads, so no row's CPU time can be below it. (The ring
+//               alone, on two threads, was no floor: with nothing to do between pushes its threads meet
+//               at the ring's ends on every object and spend more CPU than rows that do more.)
+//
+// Boost.Pool is the fixed-size peer a user would pick (bench/common/boost_pools.hpp): boost_pool is a
+// boost::pool<> of the row's own (no lock, like own::pool), boost_singleton_pool the locked process-wide
+// pool under boost::fast_pool_allocator (like own::concurrent_pool), boost_object_pool a
+// boost::object_pool (construct/destroy; its destroy keeps the free list in address order).
 //
 // To compare with other mallocs, run the malloc benchmarks with LD_PRELOAD=libmimalloc.so (or
 // libtcmalloc_minimal.so).
@@ -29,10 +33,13 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <boost/pool/object_pool.hpp>
 #include <own/concurrent_pool.hpp>
 #include <own/multipool.hpp>
 #include <own/object_pool.hpp>
 #include <own/pool.hpp>
+
+#include "boost_pools.hpp"
 
 namespace {
 
@@ -74,6 +81,26 @@ struct resource_api {
   std::pmr::memory_resource& resource;
   void* allocate() { return resource.allocate(block_size, 8); }
   void deallocate(void* p) { resource.deallocate(p, block_size, 8); }
+};
+struct boost_pool_api {
+  boost::pool<>& pool;
+  void* allocate() { return pool.malloc(); }
+  void deallocate(void* p) { pool.free(p); }
+};
+struct boost_singleton_pool_api {
+  using pool = own_bench::boost_singleton_pool<block_size>;
+  void* allocate() { return pool::malloc(); }
+  void deallocate(void* p) { pool::free(p); }
+};
+// An object of a block's size whose construction writes nothing, so construct() costs what the pool does.
+struct pool_object {
+  pool_object() {}
+  unsigned char bytes[block_size];
+};
+struct boost_object_pool_api {
+  boost::object_pool<pool_object>& pool;
+  void* allocate() { return pool.construct(); }
+  void deallocate(void* p) { pool.destroy(static_cast<pool_object*>(p)); }
 };
 struct malloc_api {
   void* allocate() { return std::malloc(block_size); }
@@ -123,6 +150,15 @@ void pmr_unsynchronized_pair(benchmark::State& state) {
 }
 void pmr_synchronized_pair(benchmark::State& state) { run_pair(state, resource_api{shared_synchronized_pool()}); }
 void malloc_pair(benchmark::State& state) { run_pair(state, malloc_api{}); }
+void boost_pool_pair(benchmark::State& state) {
+  boost::pool<> pool(block_size);
+  run_pair(state, boost_pool_api{pool});
+}
+void boost_singleton_pool_pair(benchmark::State& state) { run_pair(state, boost_singleton_pool_api{}); }
+void boost_object_pool_pair(benchmark::State& state) {
+  boost::object_pool<pool_object> pool;
+  run_pair(state, boost_object_pool_api{pool});
+}
 
 void floor_batch(benchmark::State& state) { run_batch(state, floor_api{}); }
 void pool_batch(benchmark::State& state) {
@@ -136,6 +172,15 @@ void pmr_unsynchronized_batch(benchmark::State& state) {
 }
 void pmr_synchronized_batch(benchmark::State& state) { run_batch(state, resource_api{shared_synchronized_pool()}); }
 void malloc_batch(benchmark::State& state) { run_batch(state, malloc_api{}); }
+void boost_pool_batch(benchmark::State& state) {
+  boost::pool<> pool(block_size);
+  run_batch(state, boost_pool_api{pool});
+}
+void boost_singleton_pool_batch(benchmark::State& state) { run_batch(state, boost_singleton_pool_api{}); }
+void boost_object_pool_batch(benchmark::State& state) {
+  boost::object_pool<pool_object> pool;
+  run_batch(state, boost_object_pool_api{pool});
+}
 
 BENCHMARK(floor_pair)->Name("exp7/pool_pair/floor")->Threads(1)->Threads(2);
 BENCHMARK(pool_pair)->Name("exp7/pool_pair/own_pool")->Threads(1);
@@ -143,12 +188,18 @@ BENCHMARK(concurrent_pool_pair)->Name("exp7/pool_pair/own_concurrent_pool")->Thr
 BENCHMARK(pmr_unsynchronized_pair)->Name("exp7/pool_pair/pmr_unsynchronized")->Threads(1);
 BENCHMARK(pmr_synchronized_pair)->Name("exp7/pool_pair/pmr_synchronized")->Threads(1)->Threads(2);
 BENCHMARK(malloc_pair)->Name("exp7/pool_pair/std")->Threads(1)->Threads(2);
+BENCHMARK(boost_pool_pair)->Name("exp7/pool_pair/boost_pool")->Threads(1);
+BENCHMARK(boost_singleton_pool_pair)->Name("exp7/pool_pair/boost_singleton_pool")->Threads(1)->Threads(2);
+BENCHMARK(boost_object_pool_pair)->Name("exp7/pool_pair/boost_object_pool")->Threads(1);
 BENCHMARK(floor_batch)->Name("exp7/pool_batch/floor")->Threads(1)->Threads(2);
 BENCHMARK(pool_batch)->Name("exp7/pool_batch/own_pool")->Threads(1);
 BENCHMARK(concurrent_pool_batch)->Name("exp7/pool_batch/own_concurrent_pool")->Threads(1)->Threads(2);
 BENCHMARK(pmr_unsynchronized_batch)->Name("exp7/pool_batch/pmr_unsynchronized")->Threads(1);
 BENCHMARK(pmr_synchronized_batch)->Name("exp7/pool_batch/pmr_synchronized")->Threads(1)->Threads(2);
 BENCHMARK(malloc_batch)->Name("exp7/pool_batch/std")->Threads(1)->Threads(2);
+BENCHMARK(boost_pool_batch)->Name("exp7/pool_batch/boost_pool")->Threads(1);
+BENCHMARK(boost_singleton_pool_batch)->Name("exp7/pool_batch/boost_singleton_pool")->Threads(1)->Threads(2);
+BENCHMARK(boost_object_pool_batch)->Name("exp7/pool_batch/boost_object_pool")->Threads(1);
 
 // ---- two sizes in turn
 constexpr std::size_t small_size = 24;
@@ -202,6 +253,14 @@ void pmr_unsynchronized_two_sizes(benchmark::State& state) {
   resource_two_sizes(state, pool);
 }
 void pmr_synchronized_two_sizes(benchmark::State& state) { resource_two_sizes(state, shared_synchronized_pool()); }
+// Boost's locked singleton pools, one per size, as own's two concurrent pools.
+void boost_singleton_pools_two_sizes(benchmark::State& state) {
+  using small = own_bench::boost_singleton_pool<32>;
+  using large = own_bench::boost_singleton_pool<128>;
+  run_two_sizes(
+      state, [](std::size_t n) { return n == small_size ? small::malloc() : large::malloc(); },
+      [](void* p, std::size_t n) { n == small_size ? small::free(p) : large::free(p); });
+}
 void malloc_two_sizes(benchmark::State& state) {
   run_two_sizes(state, [](std::size_t n) { return std::malloc(n); }, [](void* p, std::size_t) { std::free(p); });
 }
@@ -212,6 +271,7 @@ BENCHMARK(concurrent_multipool_two_sizes)->Name("exp7/pool_two_sizes/own_concurr
 BENCHMARK(multipool_two_sizes)->Name("exp7/pool_two_sizes/own_multipool");
 BENCHMARK(pmr_unsynchronized_two_sizes)->Name("exp7/pool_two_sizes/pmr_unsynchronized");
 BENCHMARK(pmr_synchronized_two_sizes)->Name("exp7/pool_two_sizes/pmr_synchronized");
+BENCHMARK(boost_singleton_pools_two_sizes)->Name("exp7/pool_two_sizes/boost_singleton_pool");
 BENCHMARK(malloc_two_sizes)->Name("exp7/pool_two_sizes/std");
 
 // Object pools: acquire one object and drop it (the free stack's pop and push), or acquire a batch
@@ -339,6 +399,10 @@ void handoff_pmr_synchronized(benchmark::State& state) {
   std::pmr::synchronized_pool_resource pool;
   run_handoff(state, [&] { return pool.allocate(block_size, 8); }, [&](void* p) { pool.deallocate(p, block_size, 8); });
 }
+void handoff_boost_singleton_pool(benchmark::State& state) {
+  run_handoff(state, [] { return boost_singleton_pool_api{}.allocate(); },
+              [](void* p) { boost_singleton_pool_api{}.deallocate(p); });
+}
 void handoff_malloc(benchmark::State& state) {
   run_handoff(state, [] { return std::malloc(block_size); }, [](void* p) { std::free(p); });
 }
@@ -346,6 +410,7 @@ void handoff_malloc(benchmark::State& state) {
 BENCHMARK(handoff_floor)->Name("exp7/pool_handoff/floor")->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(handoff_concurrent_pool)->Name("exp7/pool_handoff/own_concurrent_pool")->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(handoff_pmr_synchronized)->Name("exp7/pool_handoff/pmr_synchronized")->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK(handoff_boost_singleton_pool)->Name("exp7/pool_handoff/boost_singleton_pool")->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(handoff_malloc)->Name("exp7/pool_handoff/std")->UseRealTime()->MeasureProcessCPUTime();
 
 }  // namespace

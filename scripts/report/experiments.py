@@ -27,7 +27,9 @@ EXPERIMENTS = [
             "programs, against boost::shared_ptr with BOOST_SP_USE_QUICK_ALLOCATOR. We run the whole grid "
             "for own, Boost (quick allocator; and `boost_plain` without it, from a second executable) and "
             "std. Pools: own::pool / own::concurrent_pool for own; std::pmr::unsynchronized / "
-            "synchronized_pool_resource for std and Boost. The paper's figures (its Results table, in "
+            "synchronized_pool_resource for std and Boost; and Boost.Pool for std::shared_ptr, the fixed-size pool "
+            "a std user would pick (`std_boost_pool`: a boost::pool<> per thread for the non-threaded pool, "
+            "boost::fast_pool_allocator, locked, for the threaded one). The paper's figures (its Results table, in "
             "bench/data/n1851_appendix_a.json) are shown as its ratio to Boost's basic constructor, beside ours."
         ),
         "own_configured": r"pool",  # cases whose own row is given a pool or resource
@@ -118,7 +120,10 @@ EXPERIMENTS = [
         "intro": (
             "Two threads creating and destroying at once; cross-thread hand-off through an SPSC ring; "
             "std::pmr pool resources under std::allocate_shared and own (as a polymorphic_allocator, and "
-            "as a plain memory_resource* - own_resource); and atomic shared pointers (std::atomic<"
+            "as a plain memory_resource* - own_resource), with Boost.Pool beside them (`std_boost_pool`: "
+            "std::allocate_shared with boost::fast_pool_allocator, locked, where threads share it, and with a "
+            "boost::pool<> of the row's own in pmr_unsync) and own's pools under own (`own_pool`: own::pool in "
+            "pmr_unsync, own::concurrent_pool in pmr_sync), so each pmr case holds every library's best pool; and atomic shared pointers (std::atomic<"
             "std::shared_ptr> of libstdc++ 12, boost::atomic_shared_ptr, own::atomic_shared_ptr) loading, "
             "storing, and one thread storing while the other loads. Read boost's two-thread atomic rows as "
             "threads taking turns: Boost 1.74's atomic_shared_ptr guards its pointer with a spinlock that "
@@ -146,8 +151,10 @@ EXPERIMENTS = [
             "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
             "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches, "
             "two sizes in turn (pool_two_sizes: a 24-byte then a 100-byte pair per round, from two pools or "
-            "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std) and "
-            "std::pmr pool resources."
+            "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std), "
+            "std::pmr pool resources and Boost.Pool (boost_pool: a boost::pool<>, no lock; boost_singleton_pool: "
+            "the locked pool under boost::fast_pool_allocator; boost_object_pool: boost::object_pool, whose "
+            "destroy keeps its free list in address order)."
         ),
         "not_a_swap": r"^round_trip$",  # cases whose std row does other work than own's (one copy)
         # why own is behind, for cases matching "<case>/<params>/<best peer impl>" (prose.why_behind)

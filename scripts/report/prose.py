@@ -56,22 +56,29 @@ def swap_answer(exps):
     return " ".join(out) + "\n"
 
 
+def plain_impl(impl):
+    """The row a pooled impl is compared with: its name without the pool (`own_pool` -> `own`,
+    `own_managed_pool` -> `own_managed`, `std_pmr_pool` and `std_boost_pool` -> `std`)."""
+    return re.sub(r"_(pmr|boost)$", "", impl[: -len("_pool")] if impl.endswith("_pool") else impl)
+
+
 def pool_pairs(exps, family):
     """Cases `family` (own or std) runs with and without a pool: (exp, label, pooled row, default row).
     exp1 names the pool in its case (`<case>_nonthreaded_pool`, `<case>_threaded_pool`); the others in
-    the impl (`own_pool` beside `own`, `std_pool` beside `std`, `own_managed_pool` beside `own_managed`)."""
+    the impl (plain_impl)."""
     out = []
     for eid, exp in exps.items():
-        untimed = exp.meta.get("untimed")
+        untimed, configured = exp.meta.get("untimed"), exp.meta.get("own_configured")
         for r in exp.rows:
             if (r.ns is None or "+" in r.impl or r.family != family or compare.BOUND.search(r.impl)
                     or untimed and re.search(untimed, r.case)):
                 continue
             m = re.match(r"^(.*)_(nonthreaded|threaded)_pool$", r.case)
             if m:
-                plain = exp.get(m.group(1), r.impl, r.params)
-            elif r.impl.endswith("_pool"):
-                plain = exp.get(r.case, r.impl[: -len("_pool")], r.params)
+                plain = exp.get(m.group(1), plain_impl(r.impl), r.params)
+            elif r.impl.endswith("_pool") and not (configured and re.search(configured, r.case)):
+                # (in a case whose rows are all given a pool or resource, the unpooled name is pooled too)
+                plain = exp.get(r.case, plain_impl(r.impl), r.params)
             else:
                 continue
             if plain is not None and not (r.unstable or plain.unstable):
@@ -93,14 +100,19 @@ def pool_answer(exps):
                    f"is faster in {ahead}, level in {level} and slower in {behind}; its largest gain is {best[0]} "
                    f"{best[1]} at {fmt_ratio(best[2].ns / best[3].ns)}.")
     std_pairs = pool_pairs(exps, "std")
-    if std_pairs:
-        out.append(f"For std, a std::pmr pool resource ÷ plain std has a geometric mean of "
-                   f"{fmt_ratio(geomean([p.ns / d.ns for _, _, p, d in std_pairs]))} over {len(std_pairs)} stable cases "
-                   f"(own's default path already takes its blocks from a per-thread heap of its own, std's from malloc).")
+    kinds = [f"{kind} ÷ plain std has a geometric mean of {fmt_ratio(geomean([p.ns / d.ns for _, _, p, d in pairs]))} "
+             f"over {len(pairs)} stable cases"
+             for kind, pairs in (("a std::pmr pool resource", [x for x in std_pairs if "_boost" not in x[2].impl]),
+                                 ("Boost.Pool (a boost::pool of the thread's, or fast_pool_allocator's locked one)",
+                                  [x for x in std_pairs if "_boost" in x[2].impl]))
+             if pairs]
+    if kinds:
+        out.append(f"For std, {', and '.join(kinds)} (own's default path already takes its blocks from a per-thread "
+                   f"heap of its own, std's from malloc).")
     pooled = [v for v in compare.verdicts(exps) if v.judged and ("pool" in v.case or v.own.impl.endswith("pool"))]
     if pooled:
-        out.append(f"Against the best peer of each case (std with a std::pmr pool or an allocator, Boost, the seed's "
-                   f"pool), own's pooled rows have a geometric mean of {fmt_ratio(geomean([v.ratio for v in pooled]))} "
+        out.append(f"Against the best peer of each case (std with a std::pmr pool, Boost.Pool or an "
+                   f"allocator, Boost, the seed's pool), own's pooled rows have a geometric mean of {fmt_ratio(geomean([v.ratio for v in pooled]))} "
                    f"over {len(pooled)} stable cases.")
     return " ".join(out) + "\n" if out else ""
 
