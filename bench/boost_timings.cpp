@@ -16,9 +16,12 @@
 //   special counted -> own_pool (count block from an own::pool), std_pool (from a pmr pool resource)
 //   intrusive       -> own_intrusive, boost_intrusive (both with thread-safe counts)
 //   local           -> own_local (own::local_shared_ptr), boost_local (boost::local_shared_ptr)
+//   linked          -> linked (bench/common/linked_ptr.hpp: the owners form a doubly linked ring;
+//                      bench-only, as neither own nor std nor Boost has one)
 //   raw, dumb       -> raw (T*), dumb (a class that copies the pointer and never counts)
 //   the floor       -> floor (bench/common/floor.hpp: heap-placed object with one atomic count)
-// The seed's "linked" and "cyclic" strategies have no counterpart in own or std and are not run.
+// The seed's "cyclic" strategy has no counterpart and is not run.
+// The seed also compared code size: bench/code_size/copy_destroy.cpp (read by scripts/report.sh).
 #include <algorithm>
 #include <cstdint>
 #include <list>
@@ -35,6 +38,7 @@
 
 #include "bench_common.hpp"
 #include "floor.hpp"
+#include "linked_ptr.hpp"
 
 #include "own_headers.hpp"
 
@@ -91,6 +95,10 @@ struct boost_intrusive_strategy : strategy_base<boost_obj, boost::intrusive_ptr<
 };
 
 struct boost_local_strategy : strategy_base<plain_obj, boost::local_shared_ptr<plain_obj>> {
+  static ptr make(obj* p) { return ptr(p); }
+};
+
+struct linked_strategy : strategy_base<plain_obj, own_bench::linked_ptr<plain_obj>> {
   static ptr make(obj* p) { return ptr(p); }
 };
 
@@ -310,6 +318,7 @@ const own_bench::registration registered([] {
   add_missing("own_local", "own/local_shared_ptr.hpp");
 #endif
   add_strategy<boost_local_strategy>("boost_local");
+  add_strategy<linked_strategy>("linked");
   add_strategy<raw_strategy>("raw");
   add_strategy<dumb_strategy>("dumb");
   add_strategy<floor_strategy>("floor");

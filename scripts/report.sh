@@ -120,6 +120,29 @@ for alloc in tcmalloc jemalloc mimalloc; do
     "beyond std, own and floor rows" "$r3"
   run exp8 application_workloads "$alloc" '/std/' "application workloads, std" "$r3"
 done
+# exp2's code-size table (bench/code_size/copy_destroy.cpp): the bytes of each function that copies and
+# destroys one pointer kind, hot and cold parts together, read from the library the build made, and
+# written as rows of their own (counter "bytes", no time) for the renderer.
+code_size_json() {
+  local lib=$bin/libown_bench_code_size.a
+  local -A bytes=()
+  local addr size type name sep=""
+  while read -r addr size type name; do
+    [[ $name == own_bench_copy_destroy_* ]] || continue
+    name=${name#own_bench_copy_destroy_}
+    name=${name%.cold}
+    bytes[$name]=$(( ${bytes[$name]:-0} + 16#$size ))
+  done < <(nm -S "$lib")
+  printf '{"context": {"experiment": "exp2", "allocator": "glibc", "source": "nm -S %s"},\n "benchmarks": [' "$lib"
+  for name in $(printf '%s\n' "${!bytes[@]}" | sort); do
+    printf '%s\n  {"name": "exp2/code_size/%s", "run_name": "exp2/code_size/%s", "run_type": "iteration", ' \
+      "$sep" "$name" "$name"
+    printf '"iterations": 1, "real_time": 0, "cpu_time": 0, "time_unit": "ns", "bytes": %d}' "${bytes[$name]}"
+    sep=,
+  done
+  printf '\n]}\n'
+}
+code_size_json >"$results/exp2-code_size-glibc.json"
 end=$(date +%s)
 
 # The machine and the build, for the report.

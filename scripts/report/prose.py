@@ -164,7 +164,34 @@ def exp2_seed_sentences(exp):
     if isinstance(std, tuple) and isinstance(own, tuple) and std[0] and own[0] and std[0][0] > 0 and std[0][1] > 0:
         out.append(f"Today own::shared_ptr's fitted initialisation is {fmt_ratio(own[0][0] / std[0][0])} std's and "
                    f"its fitted cost per copy {fmt_ratio(own[0][1] / std[0][1])} std's.")
-    return out
+    return out + linked_sentences(fits)
+
+
+def linked_sentences(fits):
+    """The seed's subject: the linked pointer, cheap to make and dear to copy, against the counted ones.
+    Where the fitted lines cross, the linked pointer stops being the cheaper one."""
+    linked = fits.get("linked")
+    if not (isinstance(linked, tuple) and linked[0]):
+        return []
+    al, bl = linked[0][:2]
+    parts = []
+    for impl in ("std", "own", "own_pool"):
+        f = fits.get(impl)
+        if not (isinstance(f, tuple) and f[0]):
+            continue
+        a, b = f[0][:2]
+        if al < a and bl > b:
+            parts.append(f"`{impl}` up to about {(a - al) / (bl - b):.0f} copies")
+        elif al < a:
+            parts.append(f"`{impl}` at any number of copies")
+        elif bl < b:
+            parts.append(f"`{impl}` only past about {(al - a) / (b - bl):.0f} copies")
+        else:
+            parts.append(f"`{impl}` at no number of copies")
+    if not parts:
+        return []
+    return ["The seed favoured its linked pointer where few copies are made and a counted one with a special "
+            "allocator for many; by today's fitted lines the linked pointer is cheaper than " + ", ".join(parts) + "."]
 
 
 def overwrite_sentence(exp):

@@ -134,18 +134,7 @@ def exp2_tables(exp, quick):
                 cells += [fmt_ns(row.ns) + fmt_spread(row), fmt_ratio(*exp.ratio(row, exp.std_of(row)))]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
-    out.append("**Data size** (sizeof the pointer, bytes)\n")
-    out.append("| impl | sizeof | seed's strategy | seed's size (gcc 2.95.2 / MSVC 6.0, 32-bit) |")
-    out.append("|---|---|---|---|")
-    for impl in exp.impls("sizeof"):
-        row = exp.index.get(("sizeof", impl, ""))
-        if row is None:
-            continue
-        val = missing_text(row) if row.missing else f"{row.counters.get('bytes', float('nan')):.0f}"
-        st = seed["strategies"].get(impl_strategy.get(impl, ""), {})
-        seed_size = " / ".join(str(v) for v in st["sizeof"]) if "sizeof" in st else ""
-        out.append(f"| `{impl}` | {val} | {impl_strategy.get(impl, '')} | {seed_size} |")
-    out.append("")
+    out.append(sizes_table(exp, seed, impl_strategy))
     out.append("**The seed's container figures** ÷ its simple counted pointer's (gcc 2.95.2 / MSVC 6.0), "
                "beside ours ÷ std:\n")
     out.append("| seed's strategy | our impl | " + " | ".join(f"{c}: seed | {c}: ours" for c in cont) + " |")
@@ -162,6 +151,38 @@ def exp2_tables(exp, quick):
             out.append("| " + " | ".join(cells) + " |")
     out.append(f"\n*The seed's figures* come from {seed['source']}. {seed['note']}\n")
     return "\n".join(out), fits
+
+
+def sizes_table(exp, seed, impl_strategy):
+    """exp2's data and code sizes: sizeof each pointer, and the bytes of a function that copies one and
+    destroys the copy (bench/code_size/copy_destroy.cpp, measured by scripts/report.sh), beside the seed's."""
+    code = seed.get("code_size", {})
+
+    def counter(case, impl):
+        row = exp.index.get((case, impl, ""))
+        if row is None and case == "code_size" and impl.endswith("_pool"):
+            return f"as `{impl[:-len('_pool')]}`"  # a pool changes the count's block, not the pointer's type
+        if row is None:
+            return "-"
+        return missing_text(row) if row.missing else f"{row.counters.get('bytes', float('nan')):.0f}"
+
+    out = ["**Data and code size** (sizeof the pointer; and the bytes of a function that copies a pointer, passes "
+           "the copy to a function it cannot see into, and destroys it, read from the object file with `nm -S`: the "
+           "code a copy and a destruction inline where they are used, beside the same call and frame in every row, "
+           "which the `raw` row is; functions they call out of line are not counted)\n",
+           f"| impl | sizeof | copy + destroy, bytes | seed's strategy | seed's size (gcc 2.95.2 / MSVC 6.0, 32-bit) | "
+           f"seed's copy + destroy, bytes ({code.get('platform', '-')}) |",
+           "|---|---|---|---|---|---|"]
+    for impl in exp.impls("sizeof"):
+        strategy = impl_strategy.get(impl, "")
+        st = seed["strategies"].get(strategy, {})
+        seed_size = " / ".join(str(v) for v in st["sizeof"]) if "sizeof" in st else ""
+        seed_code = code.get("bytes", {}).get(strategy, "")
+        out.append(f"| `{impl}` | {counter('sizeof', impl)} | {counter('code_size', impl)} | {strategy} | {seed_size} | "
+                   f"{seed_code} |")
+    if code:
+        out.append(f"\n{code['note']}")
+    return "\n".join(out) + "\n"
 
 
 def exp8_extra(exp):
