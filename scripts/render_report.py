@@ -49,7 +49,7 @@ import os
 import re
 import sys
 
-from report import charts, prose, summary, tables
+from report import bars, charts, prose, summary, tables
 from report.experiments import EXPERIMENTS, cite
 from report.results import ROOT, Experiment, load, load_data
 
@@ -63,6 +63,12 @@ def render(results_dir, out_dir):
             machine = json.load(f)
     img_dir = os.path.join(out_dir, "benchmarks")
     os.makedirs(img_dir, exist_ok=True)
+    written = set()
+
+    def png(name):
+        """The path of chart `name`.png, remembered so that charts of an earlier layout can be removed."""
+        written.add(name + ".png")
+        return os.path.join(img_dir, name + ".png")
     exps = collections.OrderedDict((m["id"], Experiment(m, rows)) for m in EXPERIMENTS)
 
     doc = ["# own benchmark report", ""]
@@ -125,10 +131,10 @@ def render(results_dir, out_dir):
             if apart_cases:
                 doc.append(apart[1] + "\n")
                 doc.append(tables.generic_table(exp, apart_cases))
-            charts.seed_chart(exp, data, os.path.join(img_dir, chart), data["ours_header"].replace(" (ours)", "") +
+            charts.seed_chart(exp, data, png(eid), data["ours_header"].replace(" (ours)", "") +
                        " (< 1 is faster)", f"{eid}: the seed's ratios beside ours (a missing bar: row not yet available)")
             doc.append(f"![{eid}](benchmarks/{chart})\n")
-            charts.bar_chart(exp, exp.cases(), os.path.join(img_dir, f"{eid}_all.png"), f"{eid}: every row (medians)")
+            bars.bar_chart(exp, exp.cases(), png(f"{eid}_all"), f"{eid}: every row (medians)")
             doc.append(f"![{eid} all rows](benchmarks/{eid}_all.png)\n")
             doc.append(f"*The seed's figures* come from {data['source']}. {data['note']}" +
                        (" The paper's 'Basic Constructor With Pool' is read as the threaded pool (its "
@@ -136,26 +142,32 @@ def render(results_dir, out_dir):
         elif eid == "exp2":
             text, fits = tables.exp2_tables(exp, quick)
             doc.append(text)
-            charts.exp2_chart(fits, os.path.join(img_dir, chart))
+            charts.exp2_chart(fits, png(eid))
             doc.append(f"![{eid}](benchmarks/{chart})\n")
-            charts.bar_chart(exp, ["vector_fill", "vector_sort", "list_fill", "list_sort"],
-                      os.path.join(img_dir, f"{eid}_containers.png"), f"Container test ({'100,000' if quick else '300,000'} pointers)")
+            bars.bar_chart(exp, ["vector_fill", "vector_sort", "list_fill", "list_sort"], png(f"{eid}_containers"),
+                           f"Container test ({'100,000' if quick else '300,000'} pointers)", unit="ms", scale=1e6,
+                           per="fill or sort of the container")
             doc.append(f"![{eid} containers](benchmarks/{eid}_containers.png)\n")
         elif eid == "exp3":
             timed = [c for c in exp.cases() if not c.startswith("bytes_")]
             doc.append(tables.generic_table(exp, timed, tables.exp3_extra(exp)))
             doc.append(tables.exp3_memory_table(exp))
-            charts.bar_chart(exp, timed, os.path.join(img_dir, chart), "Create and destroy an int")
+            bars.bar_chart(exp, timed, png(eid), "Create and destroy an int")
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         elif eid == "exp8":
             doc.append(tables.generic_table(exp, exp.cases(), tables.exp8_extra(exp)))
-            charts.bar_chart(exp, exp.cases(), os.path.join(img_dir, chart), "Application workloads, one whole run")
+            bars.bar_chart(exp, exp.cases(), png(eid), "Application workloads, one whole run", unit="ms", scale=1e6,
+                           per="whole run")
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         else:
             doc.append(tables.generic_table(exp, exp.cases()))
             doc.append(tables.latency_table(exp))
-            charts.bar_chart(exp, exp.cases(), os.path.join(img_dir, chart), m["title"])
-            doc.append(f"![{eid}](benchmarks/{chart})\n")
+            # exp7: one chart per facility (its executables), each readable at the size GitHub shows it
+            parts = bars.cases_by_source(exp) if m.get("chart_per_source") else {"": exp.cases()}
+            for part, cases in parts.items():
+                name = f"{eid}_{part}" if part else eid
+                bars.bar_chart(exp, cases, png(name), f"{eid}: {part}" if part else m["title"])
+                doc.append(f"![{name}](benchmarks/{name}.png)\n")
         if m.get("claims"):
             doc.append(tables.claims_table(exp, load_data(m["claims"])))
         doc.append(prose.conclusions(exp, exps))
@@ -169,6 +181,8 @@ def render(results_dir, out_dir):
                "header documents the row-naming convention.\n")
     with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
         f.write("\n".join(doc))
+    for stale in sorted(f for f in os.listdir(img_dir) if f.endswith(".png") and f not in written):
+        os.remove(os.path.join(img_dir, stale))  # a chart this layout no longer draws (exp7.png before its split)
 
 
 def main():

@@ -30,6 +30,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# The JSON keeps every repetition beside the aggregates (the console shows only the aggregates): the
+# charts draw the interquartile range of the repetitions as whiskers.
 # Repetitions run in random order, interleaved with the other rows' (Google Benchmark's
 # --benchmark_enable_random_interleaving): the shared machine's slow spells (seen here: the floor row
 # at 2.8 ns for tens of milliseconds, then at 5 ns) then fall on every row alike, instead of on
@@ -78,7 +80,7 @@ run() {
   printf '[%2d/%d] %-5s %-40s ' "$step" "$steps" "$exp" "$what ($alloc)"
   if ! "${env_preload[@]}" "$bin/bench_$exe" \
       --benchmark_filter="$filter" \
-      --benchmark_repetitions=$reps --benchmark_report_aggregates_only=true \
+      --benchmark_repetitions=$reps --benchmark_display_aggregates_only=true \
       --benchmark_enable_random_interleaving=true --benchmark_min_time=$min_time \
       --benchmark_context=experiment="$exp" --benchmark_context=allocator="$alloc" \
       --benchmark_context=mode="$mode" \

@@ -159,6 +159,7 @@ EXPERIMENTS = [
             "the locked pool under boost::fast_pool_allocator; boost_object_pool: boost::object_pool, whose "
             "destroy keeps its free list in address order)."
         ),
+        "chart_per_source": True,  # one chart per facility (per executable), not one huge image
         "not_a_swap": r"^round_trip$",  # cases whose std row does other work than own's (one copy)
         # why own is behind, for cases matching "<case>/<params>/<best peer impl>" (prose.why_behind)
         "why_behind": [

@@ -6,6 +6,7 @@ import collections
 import json
 import os
 import re
+import statistics
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA_DIR = os.path.join(ROOT, "bench", "data")  # the seeds' own figures, each file citing its seed
@@ -24,6 +25,7 @@ class Row:
         self.ns = None
         self.cv = None
         self.counters = {}
+        self.samples = []  # one value (ns) per repetition, where the JSON keeps them
         self.missing = None  # the error message, for rows whose own counterpart has not landed
         self.order = (0, 0, 0)  # (file, benchmark family, instance): registration order
         self.clock = "cpu_time"
@@ -31,6 +33,14 @@ class Row:
     @property
     def unstable(self):
         return self.cv is not None and self.cv > UNSTABLE_CV
+
+    @property
+    def quartiles(self):
+        """The first and third quartiles of the repetitions (ns), or None with fewer than three."""
+        if len(self.samples) < 3:
+            return None
+        q = statistics.quantiles(self.samples, n=4, method="inclusive")
+        return q[0], q[2]
 
     @property
     def family(self):
@@ -84,9 +94,11 @@ def load(results_dir):
                     row.counters.update(counters)
                 elif agg == "cv":
                     row.cv = b[clock]
-            elif row.ns is None:  # a single run (Repetitions(1) rows)
-                row.ns = b[clock] * scale
-                row.counters.update(counters)
+            else:
+                row.samples.append(b[clock] * scale)
+                if row.ns is None:  # a single run (Repetitions(1) rows); a median aggregate replaces it
+                    row.ns = b[clock] * scale
+                    row.counters.update(counters)
     return rows
 
 
