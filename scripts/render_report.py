@@ -145,8 +145,8 @@ def render(results_dir, out_dir):
             charts.exp2_chart(fits, png(eid))
             doc.append(f"![{eid}](benchmarks/{chart})\n")
             bars.bar_chart(exp, ["vector_fill", "vector_sort", "list_fill", "list_sort"], png(f"{eid}_containers"),
-                           f"Container test ({'100,000' if quick else '300,000'} pointers)", unit="ms", scale=1e6,
-                           per="fill or sort of the container")
+                           f"Container test ({'100,000' if quick else '300,000'} pointers)",
+                           bars.Medians("ms", 1e6, "fill or sort of the container"))
             doc.append(f"![{eid} containers](benchmarks/{eid}_containers.png)\n")
         elif eid == "exp3":
             timed = [c for c in exp.cases() if not c.startswith("bytes_")]
@@ -154,10 +154,14 @@ def render(results_dir, out_dir):
             doc.append(tables.exp3_memory_table(exp))
             bars.bar_chart(exp, timed, png(eid), "Create and destroy an int")
             doc.append(f"![{eid}](benchmarks/{chart})\n")
+            memory = [c for c in exp.cases() if c.startswith("bytes_")]
+            if bars.bar_chart(exp, memory, png(f"{eid}_memory"), "Memory per live object",
+                              bars.Counter("total", "bytes per live object: heap and pointer (log; smaller is better)")):
+                doc.append(f"![{eid} memory](benchmarks/{eid}_memory.png)\n")
         elif eid == "exp8":
             doc.append(tables.generic_table(exp, exp.cases(), tables.exp8_extra(exp)))
-            bars.bar_chart(exp, exp.cases(), png(eid), "Application workloads, one whole run", unit="ms", scale=1e6,
-                           per="whole run")
+            bars.bar_chart(exp, exp.cases(), png(eid), "Application workloads, one whole run",
+                           bars.Medians("ms", 1e6, "whole run"))
             doc.append(f"![{eid}](benchmarks/{chart})\n")
         else:
             doc.append(tables.generic_table(exp, exp.cases()))

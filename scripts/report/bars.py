@@ -24,6 +24,35 @@ GAP = 0.35  # inches between two cases' groups
 LEGEND_COLUMNS = 5
 
 
+class Medians:
+    """What most bars show: each row's median time in `unit` (ns divided by `scale`) per `per`, with whiskers
+    over the interquartile range of its repetitions."""
+
+    def __init__(self, unit="ns", scale=1.0, per="operation"):
+        self.scale = scale
+        self.axis = f"median {unit} per {per} (log; shorter is better)"
+
+    def value(self, row):
+        return row.ns / self.scale if row.ns else None
+
+    def spread(self, row):
+        q = row.quartiles
+        return None if q is None else (q[0] / self.scale, q[1] / self.scale)
+
+
+class Counter:
+    """A counter of each row instead of its time (exp3's bytes per live object), without whiskers."""
+
+    def __init__(self, name, axis):
+        self.name, self.axis = name, axis
+
+    def value(self, row):
+        return row.counters.get(self.name) or None
+
+    def spread(self, row):
+        return None
+
+
 def panel_label(case, params):
     """The panel a row is drawn in: how it runs. A hand-off case runs two threads whatever its params say."""
     if not params and "handoff" in case:
@@ -31,12 +60,12 @@ def panel_label(case, params):
     return params_label(params)
 
 
-def panels_of(exp, cases):
+def panels_of(exp, cases, measure):
     """{panel label: {case: [rows, by implementation]}}, in the order the rows were registered; allocator
     variants (std+tcmalloc...) are left to the tables, to keep the charts readable."""
     panels = collections.OrderedDict()
     for r in sorted(exp.rows, key=lambda r: r.order):
-        if r.case in cases and "+" not in r.impl and r.ns is not None and not r.missing:
+        if r.case in cases and "+" not in r.impl and not r.missing and measure.value(r) is not None:
             panels.setdefault(panel_label(r.case, r.params), collections.OrderedDict()).setdefault(r.case, []).append(r)
     for groups in panels.values():
         for case in groups:
@@ -61,26 +90,25 @@ def panel_height(groups):
     return sum(len(rows) for rows in groups.values()) * BAR + len(groups) * GAP + 0.9
 
 
-def draw_panel(ax, label, groups, scale):
-    """Bars of one panel, cases down; returns whether any row spreads over ±20%."""
-    y, ticks, labels, noisy = 0.0, [], [], False
+def draw_panel(ax, label, groups, measure):
+    """Bars of one panel, cases down; returns (whether any row spreads over ±20%, whether whiskers are drawn)."""
+    y, ticks, labels, noisy, whiskered = 0.0, [], [], False, False
     for case, rows in groups.items():
         ys = [y + k for k in range(len(rows))]
-        values = [r.ns / scale for r in rows]
-        bars = ax.barh(ys, values, height=0.8, color=[colour(r.impl) for r in rows])
-        whiskers = [(y, r) for y, r in zip(ys, rows) if r.quartiles is not None]
+        bars = ax.barh(ys, [measure.value(r) for r in rows], height=0.8, color=[colour(r.impl) for r in rows])
+        whiskers = [(y, r, measure.value(r), measure.spread(r)) for y, r in zip(ys, rows) if measure.spread(r)]
         if whiskers:
-            ax.errorbar([r.ns / scale for _, r in whiskers], [y for y, _ in whiskers], fmt="none",
-                        xerr=[[max(0.0, r.ns - r.quartiles[0]) / scale for _, r in whiskers],
-                              [max(0.0, r.quartiles[1] - r.ns) / scale for _, r in whiskers]],
+            whiskered = True
+            ax.errorbar([v for _, _, v, _ in whiskers], [y for y, _, _, _ in whiskers], fmt="none",
+                        xerr=[[max(0.0, v - q[0]) for _, _, v, q in whiskers],
+                              [max(0.0, q[1] - v) for _, _, v, q in whiskers]],
                         elinewidth=0.8, capsize=2, ecolor="#222222")
         for bar, r in zip(bars, rows):
             if r.unstable:
                 bar.set_hatch("///")
                 noisy = True
             # each bar names its row, so that it reads without going back and forth to the legend
-            top = (r.quartiles[1] if r.quartiles else r.ns) / scale
-            ax.text(max(top, r.ns / scale) * 1.08, bar.get_y() + bar.get_height() / 2, r.impl, va="center",
+            ax.text(right_end(measure, r) * 1.08, bar.get_y() + bar.get_height() / 2, r.impl, va="center",
                     fontsize=6.5)
         ticks.append(y + (len(rows) - 1) / 2)
         labels.append(case)
@@ -89,12 +117,18 @@ def draw_panel(ax, label, groups, scale):
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_ylim(y - GAP / BAR + 0.3, -0.7)
     ax.set_title(label, fontsize=9)
-    low = min(r.ns for rows in groups.values() for r in rows) / scale
-    high = max((r.quartiles[1] if r.quartiles else r.ns) for rows in groups.values() for r in rows) / scale
+    low = min(measure.value(r) for rows in groups.values() for r in rows)
+    high = max(right_end(measure, r) for rows in groups.values() for r in rows)
     log_axis(ax, low, high)
     # the right third of the panel is left to the names at the bars' ends
     ax.set_xlim(low / 1.5, low * (1.5 * high / low) ** 1.4)
-    return noisy
+    return noisy, whiskered
+
+
+def right_end(measure, row):
+    """Where a bar and its whisker end."""
+    spread = measure.spread(row)
+    return max(measure.value(row), spread[1] if spread else 0.0)
 
 
 def log_axis(ax, low, high):
@@ -110,9 +144,10 @@ def log_axis(ax, low, high):
     ax.grid(axis="x", which="both", alpha=0.3)
 
 
-def bar_chart(exp, cases, path, title, unit="ns", scale=1.0, per="operation"):
-    """Medians of `cases` in `unit` (the rows' ns divided by `scale`) per `per`; False if nothing to draw."""
-    panels = list(panels_of(exp, cases).items())
+def bar_chart(exp, cases, path, title, measure=None):
+    """The rows of `cases`, measured by `measure` (Medians() if None); False if nothing to draw."""
+    measure = measure or Medians()
+    panels = list(panels_of(exp, cases, measure).items())
     if not panels:
         return False
     cols = min(PANEL_COLUMNS, len(panels))
@@ -130,14 +165,16 @@ def bar_chart(exp, cases, path, title, unit="ns", scale=1.0, per="operation"):
     spec = fig.add_gridspec(len(grid), cols, height_ratios=heights, left=label_w / fig_w, right=1 - 0.3 / fig_w,
                             bottom=legend_h / fig_h, top=1 - title_h / fig_h, hspace=0.9 / max(heights),
                             wspace=label_w / PANEL_WIDTH)
-    noisy = False
+    noisy = whiskered = False
     for i, row in enumerate(grid):
         for j, (label, groups) in enumerate(row):
             ax = fig.add_subplot(spec[i, j])
-            noisy |= draw_panel(ax, label if len(panels) > 1 else "", groups, scale)
-            ax.set_xlabel(f"median {unit} per {per} (log; shorter is better)", fontsize=8)
+            n, w = draw_panel(ax, label if len(panels) > 1 else "", groups, measure)
+            noisy, whiskered = noisy or n, whiskered or w
+            ax.set_xlabel(measure.axis, fontsize=8)
     handles = [Patch(color=colour(i), label=i) for i in impls]
-    note = "whiskers: interquartile range of the repetitions" + ("; hatched: spread over ±20%" if noisy else "")
+    note = "; ".join(n for n, shown in (("whiskers: interquartile range of the repetitions", whiskered),
+                                        ("hatched: spread over ±20%", noisy)) if shown) or None
     fig.legend(handles=handles, fontsize=8, loc="lower center", ncol=min(LEGEND_COLUMNS, len(handles)),
                title=note, title_fontsize=8, frameon=False)
     fig.suptitle(title, fontsize=10, x=0.01, y=1 - 0.15 / fig_h, ha="left", va="top")

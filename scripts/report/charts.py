@@ -23,20 +23,25 @@ def seed_chart(exp, paper, path, xlabel, title):
     for r in paper["rows"]:
         _, case, impl, *pp = r["row"].split("/")
         params = "/".join(pp)
-        row = exp.get(case, impl, params)
         ref_key = paper["reference"][params]
+        row = exp.get(case, impl, params)
         _, rcase, rimpl, *rp = ref_key.split("/")
         ref = exp.get(rcase, rimpl, "/".join(rp))
-        ref_vals = by_row[ref_key]["values"]
-        labels.append(f"{impl} {case}" + (f" [{params_label(params)}]" if params else ""))
-        ours.append(row.ns / ref.ns if row and ref else float("nan"))
         own = exp.get(case, "own", params) if impl == "std" else None  # the seed measured std; own beside it
-        owns.append(own.ns / ref.ns if own and ref else float("nan"))
-        papers.append([v / rv for v, rv in zip(r["values"], ref_vals)])
+        own_ratio = own.ns / ref.ns if own and ref else float("nan")
+        # The reference row's own bars would be 1.0 by construction (the axis names the reference): it is
+        # drawn only for own's counterpart, if it has one.
+        is_ref = ref_key == r["row"]
+        if is_ref and math.isnan(own_ratio):
+            continue
+        labels.append(f"{impl} {case}" + (f" [{params_label(params)}]" if params else ""))
+        ours.append(row.ns / ref.ns if row and ref and not is_ref else float("nan"))
+        owns.append(own_ratio)
+        papers.append([float("nan") if is_ref else v / rv for v, rv in zip(r["values"], by_row[ref_key]["values"])])
     fig, ax = plt.subplots(figsize=(10, 2.2 + 0.45 * len(labels)))
     n = len(labels)
     nplat = len(paper["platforms"])
-    with_own = any(not math.isnan(o) for o in owns) or any(r["row"].split("/")[2] == "std" for r in paper["rows"])
+    with_own = any(not math.isnan(o) for o in owns) or any(label.startswith("std ") for label in labels)
     nbars = nplat + 1 + (1 if with_own else 0)
     width = 0.8 / nbars
     for k, plat in enumerate(paper["platforms"]):
