@@ -10,7 +10,10 @@
 // as separate rows, trivial_*, single-threaded: there make_shared / allocate_shared value-initialise (a
 // 1508-byte memset, by the standard's rules) while the _for_overwrite forms do not, which is what
 // _for_overwrite saves. The pools are locked/thread-safe, as in the seed:
-// std::pmr::synchronized_pool_resource for std, own::concurrent_pool for own. Every reproduction row is
+// std::pmr::synchronized_pool_resource for std, own::concurrent_pool for own; and, as the fixed-size
+// pool a std user would pick, Boost.Pool's locked singleton pool (impl std_boost_pool:
+// boost::singleton_pool for the pooled objects, boost::fast_pool_allocator for allocate_shared;
+// bench/common/boost_pools.hpp). Every reproduction row is
 // run single-threaded and as a hand-off (made on the benchmark thread, dropped on a second thread
 // through an SPSC ring).
 //
@@ -18,7 +21,7 @@
 //   case: make_shared, shared_ptr_new, shared_ptr_pooled, allocate_shared_pool, new_delete, raw_pool
 //         (constructed_packet, single and hand-off); trivial_make_shared, trivial_make_shared_for_overwrite,
 //         trivial_allocate_shared_pool, trivial_allocate_shared_for_overwrite_pool (packet, single)
-//   impl: std | own | floor
+//   impl: std | own | floor | std_boost_pool (the pooled cases)
 #include <memory>
 #include <memory_resource>
 #include <cstdint>
@@ -26,6 +29,7 @@
 #include <string>
 
 #include "bench_common.hpp"
+#include "boost_pools.hpp"
 #include "floor.hpp"
 #include "handoff.hpp"
 #include "packet.hpp"
@@ -61,6 +65,20 @@ struct std_ways {
   static auto allocate_shared_pool() { return std::allocate_shared<P>(allocator()); }
   static auto allocate_shared_for_overwrite_pool() { return std::allocate_shared_for_overwrite<P>(allocator()); }
   static auto new_delete() { return std::unique_ptr<P>(new P); }  // the owner is just the delete
+  static auto raw_pool() { return std::unique_ptr<P, pool_return>(pool_get()); }
+};
+
+// Boost.Pool under std: a packet-sized block from the locked singleton pool, returned as std_ways' are.
+template <class P>
+struct std_boost_pool_ways {
+  using pool = own_bench::boost_singleton_pool<sizeof(P)>;
+  struct pool_return {
+    void operator()(P* p) const noexcept { pool::free(p); }
+  };
+  static P* pool_get() { return ::new (pool::malloc()) P; }
+
+  static auto shared_ptr_pooled() { return std::shared_ptr<P>(pool_get(), pool_return{}); }
+  static auto allocate_shared_pool() { return std::allocate_shared<P>(boost::fast_pool_allocator<P>()); }
   static auto raw_pool() { return std::unique_ptr<P, pool_return>(pool_get()); }
 };
 
@@ -151,6 +169,9 @@ const own_bench::registration registered([] {
   WAY(std_ways, allocate_shared_pool, "std");
   WAY(std_ways, new_delete, "std");
   WAY(std_ways, raw_pool, "std");
+  WAY(std_boost_pool_ways, shared_ptr_pooled, "std_boost_pool");
+  WAY(std_boost_pool_ways, allocate_shared_pool, "std_boost_pool");
+  WAY(std_boost_pool_ways, raw_pool, "std_boost_pool");
   add("exp4/make_shared/floor", [] { return floor_ways<constructed_packet>::make_shared(); }, handoff_row::floor);
   TRIVIAL(std_ways, make_shared, "std");
   TRIVIAL(std_ways, make_shared_for_overwrite, "std");

@@ -3,19 +3,22 @@
 // bench/data/sources.json). The seed timed getting 1000 objects
 // of 1 MB (value-initialised, so zeroed) from the stack, the free store and its own Pool (which
 // pre-constructs all N objects and finds free ones by linear scan), plus the Pool's construction.
-// We add own::object_pool and the floor, and run the same at 10,000 small (64-byte) objects, where
-// the seed pool's O(N) scans show.
+// We add own::object_pool, boost::object_pool (its Boost counterpart, the pool a user would pick) and
+// the floor, and run the same at 10,000 small (64-byte) objects, where the seed pool's O(N) scans show.
 //
 // One iteration = get all N objects, touch each (the seed's processObj), give all N back. The heap
 // and the pools hold all N at once; the stack, as in the seed, holds one at a time. The seed's heap
 // loop leaked its objects; here they are deleted after the N have been made.
-// Rows: exp5/<big|small>_acquire/<stack|std|seed_pool|own|floor>   (std = the heap: new/delete)
+// Rows: exp5/<big|small>_acquire/<stack|std|seed_pool|own|boost_object_pool|floor>
+//       (std = the heap: new/delete)
 //       exp5/<big|small>_construct/<seed_pool|own>                 (making the pool of N)
 // Quick mode uses 100 big objects instead of 1000.
 #include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include <boost/pool/object_pool.hpp>
 
 #include "bench_common.hpp"
 #include "floor.hpp"
@@ -112,6 +115,26 @@ void floor(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
 }
 
+// boost::object_pool, its blocks taken and given back without constructing (malloc/free), as the seed's
+// pool, own's and the floor hand out objects made once (made here in a warm-up, as the floor's are).
+// Its free keeps the free list in address order, so giving the N back in the order taken walks it.
+template <class Obj>
+void boost_object_pool(benchmark::State& state) {
+  const std::size_t n = count<Obj>();
+  boost::object_pool<Obj> pool(n);
+  std::vector<Obj*> held(n);
+  for (auto& p : held) p = pool.construct();
+  for (Obj* p : held) pool.free(p);
+  for (auto _ : state) {
+    for (auto& p : held) {
+      p = pool.malloc();
+      process(p);
+    }
+    for (Obj* p : held) pool.free(p);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+}
+
 template <class Obj>
 void seed_construct(benchmark::State& state) {
   const std::size_t n = count<Obj>();
@@ -166,6 +189,7 @@ void add_size(const std::string& size) {
 #else
   own_bench::missing(acquire + "own", "own/object_pool.hpp");
 #endif
+  own_bench::add(acquire + "boost_object_pool", boost_object_pool<Obj>);
   own_bench::add(acquire + "floor", floor<Obj>);
   own_bench::add(construct + "seed_pool", seed_construct<Obj>);
 #ifdef OWN_BENCH_HAS_OBJECT_POOL

@@ -83,7 +83,9 @@ EXPERIMENTS = [
             "raw pool, and found a hidden memset in VS2017's allocate_shared: it zeroed the memory before running "
             "the packet's constructor. As in the seed, our packet (1508 bytes) has a constructor, which sets its "
             "header and leaves the payload alone, so no form has a memset to do. Pools are thread-safe as in the "
-            "seed (std::pmr::synchronized_pool_resource, own::concurrent_pool). 'handoff' rows make the packet on "
+            "seed (std::pmr::synchronized_pool_resource, own::concurrent_pool), and Boost.Pool's locked singleton "
+            "pool beside them as the fixed-size pool a std user would pick (`std_boost_pool`: boost::singleton_pool "
+            "for the pooled packets, boost::fast_pool_allocator for allocate_shared). 'handoff' rows make the packet on "
             "one thread and drop it on another."
         ),
         "own_configured": r"pool",  # cases whose own row is given a pool or resource
@@ -108,7 +110,9 @@ EXPERIMENTS = [
             "Bulldozer00 timed getting 1000 zeroed 1 MB objects from the stack, the heap and a Pool of "
             "its own (which pre-constructs all N objects and finds free ones by linear scan), plus the pool's "
             "construction. We reimplemented that pool from its description (seed_pool) and add "
-            "own::object_pool and the floor; then the same with 10,000 64-byte objects, where the scans "
+            "own::object_pool, boost::object_pool (`boost_object_pool`: its blocks taken and given back without "
+            "constructing, as the other pools hand out objects made once; its free keeps the free list in address "
+            "order, so giving the N back in the order taken walks that list) and the floor; then the same with 10,000 64-byte objects, where the scans "
             "show. One operation = get all N objects, touch each, give all back (std = new/delete; the "
             "stack holds one at a time). Quick mode uses 100 big objects."
         ),
