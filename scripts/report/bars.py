@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSL-1.0
-"""The report's bar charts of medians: one panel per way of running (1 thread, 2 threads, hand-off...),
-one group of bars per case holding only the rows it has, whiskers over the interquartile range of the
-repetitions, the legend below the panels so it cannot cover the title."""
+"""The report's bar charts (median times, or a counter such as bytes per object): one panel per way of
+running (1 thread, 2 threads, hand-off...), one group of bars per case holding only the rows it has, each
+bar named, whiskers over the interquartile range of the repetitions, the legend below the panels so it
+cannot cover the title."""
 
 import collections
 import math
