@@ -13,7 +13,8 @@
 //
 // The seed's strategies and what plays them here:
 //   simple counted  -> std (std::shared_ptr(new)), own (own::shared_ptr(new))
-//   special counted -> own_pool (count block from an own::pool), std_pool (from a pmr pool resource)
+//   special counted -> own_pool (count block from an own::pool), std_pool (from a pmr pool resource),
+//                      std_boost_pool (from a boost::pool<>, bench/common/boost_pools.hpp)
 //   intrusive       -> own_intrusive, boost_intrusive (both with thread-safe counts)
 //   local           -> own_local (own::local_shared_ptr), boost_local (boost::local_shared_ptr)
 //   linked          -> linked (bench/common/linked_ptr.hpp: the owners form a doubly linked ring;
@@ -37,6 +38,7 @@
 #include <boost/smart_ptr/local_shared_ptr.hpp>
 
 #include "bench_common.hpp"
+#include "boost_pools.hpp"
 #include "floor.hpp"
 #include "linked_ptr.hpp"
 
@@ -87,6 +89,16 @@ struct std_pool_strategy : strategy_base<plain_obj, std::shared_ptr<plain_obj>> 
   }
   static ptr make(obj* p) {
     return ptr(p, std::default_delete<obj>{}, std::pmr::polymorphic_allocator<obj>(&pool()));
+  }
+};
+
+struct std_boost_pool_strategy : strategy_base<plain_obj, std::shared_ptr<plain_obj>> {
+  static boost::pool<>& pool() {
+    static boost::pool<> p(64);
+    return p;
+  }
+  static ptr make(obj* p) {
+    return ptr(p, std::default_delete<obj>{}, own_bench::boost_pool_allocator<obj>(&pool()));
   }
 };
 
@@ -306,6 +318,7 @@ const own_bench::registration registered([] {
   add_missing("own_pool", "own/shared_ptr.hpp");
 #endif
   add_strategy<std_pool_strategy>("std_pool");
+  add_strategy<std_boost_pool_strategy>("std_boost_pool");
 #ifdef OWN_BENCH_HAS_INTRUSIVE_PTR
   add_strategy<own_intrusive_strategy>("own_intrusive");
 #else

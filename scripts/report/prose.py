@@ -8,7 +8,7 @@ import re
 import statistics
 
 from . import compare
-from .results import fmt_ratio, load_data, params_label
+from .results import fmt_ratio, load_data, params_label, plain_impl
 
 # Within this factor either way, two rows are called level: closer than the drift of this shared machine
 # between runs.
@@ -54,12 +54,6 @@ def swap_answer(exps):
         out.append("In whole programs (exp8) own ÷ std is " + ", ".join(
             f"{fmt_ratio(s.ratio)} ({s.case})" for s in whole) + ".")
     return " ".join(out) + "\n"
-
-
-def plain_impl(impl):
-    """The row a pooled impl is compared with: its name without the pool (`own_pool` -> `own`,
-    `own_managed_pool` -> `own_managed`, `std_pmr_pool` and `std_boost_pool` -> `std`)."""
-    return re.sub(r"_(pmr|boost)$", "", impl[: -len("_pool")] if impl.endswith("_pool") else impl)
 
 
 def pool_pairs(exps, family):

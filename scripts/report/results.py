@@ -204,6 +204,12 @@ def impl_rank(impl):
     return base + (0.5 if "+" in impl else 0)
 
 
+def plain_impl(impl):
+    """The row a pooled impl is compared with: its name without the pool (`own_pool` -> `own`,
+    `own_managed_pool` -> `own_managed`, `std_pmr_pool` and `std_boost_pool` -> `std`)."""
+    return re.sub(r"_(pmr|boost)$", "", impl[: -len("_pool")] if impl.endswith("_pool") else impl)
+
+
 def missing_text(row):
     m = re.search(r"<([^>]+)>", row.missing or "")
     return f"not yet available (issue open: `<{m.group(1)}>`)" if m else "not yet available (issue open)"

@@ -3,7 +3,8 @@
 some experiments add."""
 
 from . import compare
-from .results import Row, fmt_ns, fmt_ratio, fmt_spread, load_data, missing_text, params_label, row_key
+from .results import (Row, fmt_ns, fmt_ratio, fmt_spread, load_data, missing_text, params_label, plain_impl,
+                      row_key)
 
 
 def generic_table(exp, cases, extra=None):
@@ -161,7 +162,7 @@ def sizes_table(exp, seed, impl_strategy):
     def counter(case, impl):
         row = exp.index.get((case, impl, ""))
         if row is None and case == "code_size" and impl.endswith("_pool"):
-            return f"as `{impl[:-len('_pool')]}`"  # a pool changes the count's block, not the pointer's type
+            return f"as `{plain_impl(impl)}`"  # a pool changes the count's block, not the pointer's type
         if row is None:
             return "-"
         return missing_text(row) if row.missing else f"{row.counters.get('bytes', float('nan')):.0f}"
