@@ -97,7 +97,7 @@ def pool_answer(exps):
     kinds = [f"{kind} ÷ plain std has a geometric mean of {fmt_ratio(geomean([p.ns / d.ns for _, _, p, d in pairs]))} "
              f"over {len(pairs)} stable cases"
              for kind, pairs in (("a std::pmr pool resource", [x for x in std_pairs if "_boost" not in x[2].impl]),
-                                 ("Boost.Pool (a boost::pool of the thread's, or fast_pool_allocator's locked one)",
+                                 ("Boost.Pool (a boost::pool<> without a lock, or Boost's locked singleton pool)",
                                   [x for x in std_pairs if "_boost" in x[2].impl]))
              if pairs]
     if kinds:
