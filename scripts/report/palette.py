@@ -9,7 +9,8 @@ COLOURS = {
     "own": "#DD8452", "own_pool": "#C44E52", "own_concurrent_pool": "#8C2D04", "own_intrusive": "#E6AB02",
     "own_local": "#E377C2", "own_resource": "#FDAE6B", "own_snapshot": "#A63603", "own_managed": "#E6550D",
     "own_managed_pool": "#7F2704", "own_multipool": "#FD8D3C", "own_concurrent_multipool": "#B15928",
-    "own_object": "#F7B6D2", "own_object_pool": "#D62728", "own_copy": "#FDD0A2",
+    "own_object": "#F7B6D2", "own_object_pool": "#D62728", "own_concurrent_object_pool": "#67000D",
+    "own_copy": "#FDD0A2",
     # std: blues, cyan, purple
     "std": "#4C72B0", "std_pool": "#6BAED6", "std_pmr_pool": "#9ECAE1", "std_boost_pool": "#17BECF",
     "std_function": "#9467BD", "pmr_synchronized": "#08519C", "pmr_unsynchronized": "#C6DBEF",
