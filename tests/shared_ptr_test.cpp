@@ -908,7 +908,7 @@ struct arrowless_deleter {
     operator int*() const noexcept { return raw; }
     explicit operator bool() const noexcept { return raw != nullptr; }
     // NullablePointer's comparisons; C++20 rewrites some from others, leaving them unused there.
-    friend bool operator==(pointer a, pointer b) noexcept { return a.raw == b.raw; }
+    [[maybe_unused]] friend bool operator==(pointer a, pointer b) noexcept { return a.raw == b.raw; }
     [[maybe_unused]] friend bool operator!=(pointer a, pointer b) noexcept { return a.raw != b.raw; }
     [[maybe_unused]] friend bool operator==(pointer a, std::nullptr_t) noexcept { return a.raw == nullptr; }
     friend bool operator!=(pointer a, std::nullptr_t) noexcept { return a.raw != nullptr; }
