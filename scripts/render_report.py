@@ -91,7 +91,7 @@ def render(results_dir, out_dir):
                "where they are timed by both threads' CPU). "
                "† marks a ratio between rows of different processes. Lower is better everywhere. ⚠ (hatched in the "
                "charts) marks a row whose repetitions spread more than ±20% (coefficient of variation): it is shown but "
-               "never decides a headline, a verdict or a target.\n")
+               "never decides a headline, a verdict or a target. " + remeasured_note(exps) + "\n")
     doc.append("## In short\n")
     doc.append(prose.swap_answer(exps))
     doc.append(prose.pool_answer(exps))
@@ -187,6 +187,16 @@ def render(results_dir, out_dir):
         f.write("\n".join(doc))
     for stale in sorted(f for f in os.listdir(img_dir) if f.endswith(".png") and f not in written):
         os.remove(os.path.join(img_dir, stale))  # a chart this layout no longer draws (exp7.png before its split)
+
+
+def remeasured_note(exps):
+    """What the run's second pass over its unstable rows did (scripts/unstable_rows.py)."""
+    rows = [r for exp in exps.values() for r in exp.rows if r.remeasured]
+    if not rows:
+        return "No row spread over ±20% in its first measurement."
+    still = sum(1 for r in rows if r.unstable)
+    return (f"The {len(rows)} rows that spread over ±20% in their first measurement were measured again with twice "
+            f"the repetitions, and the second measurement is the one shown; {still} of them still spread that much.")
 
 
 def main():

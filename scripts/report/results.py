@@ -17,6 +17,9 @@ UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # charts and never decides a headline or a verdict: on this shared machine such a row has been seen to
 # move by 3x between runs (issue #15), which would flip a conclusion drawn from it.
 UNSTABLE_CV = 0.20
+# A result file of rows measured again with more repetitions because they spread over the limit
+# (scripts/unstable_rows.py, scripts/report.sh): its rows replace the first measurement's.
+REMEASURED_SUFFIX = "-remeasured.json"
 
 
 class Row:
@@ -29,6 +32,13 @@ class Row:
         self.missing = None  # the error message, for rows whose own counterpart has not landed
         self.order = (0, 0, 0)  # (file, benchmark family, instance): registration order
         self.clock = "cpu_time"
+        self.remeasured = False  # measured again, with more repetitions, after spreading over the limit
+
+    def forget_measurement(self):
+        self.ns = self.cv = None
+        self.counters = {}
+        self.samples = []
+        self.remeasured = True
 
     @property
     def unstable(self):
@@ -58,9 +68,13 @@ def load(results_dir):
     rows = collections.OrderedDict()
     # Rows keep the order the executables register them in (file, then benchmark family and
     # instance): the JSON lists them in run order, which random interleaving shuffles.
-    for file_index, fname in enumerate(sorted(os.listdir(results_dir))):
+    names = sorted(os.listdir(results_dir))
+    # Re-measured rows last, each replacing its first measurement (its order stays the first's).
+    names = [n for n in names if not n.endswith(REMEASURED_SUFFIX)] + [n for n in names if n.endswith(REMEASURED_SUFFIX)]
+    for file_index, fname in enumerate(names):
         if not fname.endswith(".json") or fname == "machine.json":
             continue
+        replacing = set()
         with open(os.path.join(results_dir, fname)) as f:
             data = json.load(f)
         ctx = data.get("context", {})
@@ -79,6 +93,9 @@ def load(results_dir):
             if row is None:
                 row = rows[key] = Row(exp, case, impl, params, fname)
                 row.order = (file_index, b.get("family_index", 0), b.get("per_family_instance_index", 0))
+            elif fname.endswith(REMEASURED_SUFFIX) and key not in replacing:
+                replacing.add(key)
+                row.forget_measurement()
             if b.get("error_occurred"):
                 row.missing = b.get("error_message", "not yet available (issue open)")
                 continue

@@ -30,8 +30,8 @@ def headline(exps):
                    f"{fmt_ns(v.own.ns)} | `{v.peer.impl}` {fmt_ns(v.peer.ns)} |")
     unjudged = [v for v in vs if not v.judged]
     if unjudged:
-        out.append("\nNot judged, because own's best row or the best peer row spreads more than ±20% (re-run with "
-                   "more repetitions to decide): "
+        out.append("\nNot judged, because own's best row or the best peer row spreads more than ±20% even "
+                   "measured again: "
                    + "; ".join(f"{v.exp} {case_label(v.case, v.params)} ({v.why_not})" for v in unjudged) + ".")
     return "\n".join(out) + "\n"
 
