@@ -177,8 +177,8 @@ def render(results_dir, out_dir):
         doc.append(prose.conclusions(exp, exps))
 
     doc.append("## How this report is made\n")
-    doc.append("`bash scripts/report.sh` (full, about 10-15 minutes on 2 cores) or `bash scripts/report.sh --quick` "
-               "(about 2 minutes, a plumbing check) builds the `release` preset's benchmarks (`bench/*.cpp`, one "
+    doc.append("`bash scripts/report.sh` (full, about 25 minutes on 2 cores) or `bash scripts/report.sh --quick` "
+               "(about 5 minutes, a plumbing check) builds the `release` preset's benchmarks (`bench/*.cpp`, one "
                "executable per experiment; the N1851 one with `BOOST_SP_USE_QUICK_ALLOCATOR`), runs each with "
                "repetitions, keeps Google Benchmark's JSON in `bench/results/<run>/` (the latest full run's is "
                "copied to `docs/benchmarks/raw/`), and renders this file with `scripts/render_report.py`, whose "

@@ -4,9 +4,9 @@
 # repetitions, keeps Google Benchmark's JSON and renders the report with scripts/render_report.py.
 #
 # Usage: scripts/report.sh [--quick] [--out DIR] [--no-build]
-#   full run (default): about 10-15 minutes on 2 cores; renders docs/benchmarks.md and
+#   full run (default): about 25 minutes on 2 cores; renders docs/benchmarks.md and
 #       docs/benchmarks/*.png, and copies the run's raw JSON to docs/benchmarks/raw/ (committed).
-#   --quick: about 2 minutes; smaller workloads, fewer repetitions; renders into
+#   --quick: about 5 minutes; smaller workloads, fewer repetitions; renders into
 #       bench/results/quick/ unless --out is given (a quick report is a plumbing check, not data).
 # Raw JSON of every run: bench/results/<run>/ (gitignored).
 # The std rows are also run with tcmalloc, jemalloc and mimalloc, by LD_PRELOAD into the same
