@@ -943,6 +943,10 @@ shared_ptr<T> shared_from_std(const std::shared_ptr<Y>& r) {
 /// to the original); otherwise std makes a control block (from own's default heap) that holds one
 /// reference to p's block, and std's use_count() counts the std::shared_ptrs sharing it. An empty
 /// `p` gives an empty one (pointing where `p` does). Throws std::bad_alloc.
+///
+/// There is no conversion of weak pointers: a std::weak_ptr can only observe a std control block,
+/// and the one to_std makes lives only while a std::shared_ptr holds it. Convert `w.lock()` instead,
+/// and keep the weak_ptr of the library whose shared_ptrs own the object.
 template <class T>
 std::shared_ptr<T> to_std(const shared_ptr<T>& p) {
   if (detail::shared_access::block(p) == nullptr) return std::shared_ptr<T>(std::shared_ptr<T>(), p.get());
