@@ -154,8 +154,7 @@ OWN_PROCESS_WIDE inline heap_page heap_empty_page{};
 
 struct heap_globals {
   spinlock lock;
-  heap_page* resident = nullptr;  // free pages still resident, newest first, linked both ways
-  heap_page* resident_oldest = nullptr;
+  heap_page_queue resident;  // free pages still resident, oldest first
   std::size_t resident_count = 0;
   heap_page** cold = nullptr;  // free pages given back to the system (their memory reads as zero)
   std::size_t cold_count = 0;
@@ -265,24 +264,14 @@ inline std::int64_t heap_now() noexcept {
 }
 
 inline void heap_keep_resident_locked(heap_page* page) noexcept {
-  heap_globals& g = heap_global;
   page->freed_at = detail::heap_now();
-  page->prev = nullptr;
-  page->next = g.resident;
-  if (g.resident != nullptr) {
-    g.resident->prev = page;
-  } else {
-    g.resident_oldest = page;
-  }
-  g.resident = page;
-  ++g.resident_count;
+  detail::heap_queue_append(heap_global.resident, page);
+  ++heap_global.resident_count;
 }
 
 inline void heap_unlink_resident_locked(heap_page* page) noexcept {
-  heap_globals& g = heap_global;
-  (page->prev != nullptr ? page->prev->next : g.resident) = page->next;
-  (page->next != nullptr ? page->next->prev : g.resident_oldest) = page->prev;
-  --g.resident_count;
+  detail::heap_queue_unlink(heap_global.resident, page);
+  --heap_global.resident_count;
 }
 
 // A free page, kept resident (see heap_take_excess_locked).
@@ -299,8 +288,8 @@ inline heap_page* heap_take_excess_locked(bool all) noexcept {
   if (g.resident_count <= keep) return nullptr;
   const std::int64_t freed_before = all ? INT64_MAX : detail::heap_now() - heap_free_page_delay.count();
   heap_page* taken = nullptr;
-  while (g.resident_count > keep && g.resident_oldest->freed_at <= freed_before) {
-    heap_page* page = g.resident_oldest;
+  while (g.resident_count > keep && g.resident.first->freed_at <= freed_before) {
+    heap_page* page = g.resident.first;
     detail::heap_unlink_resident_locked(page);
     page->next = taken;
     taken = page;
@@ -350,15 +339,10 @@ class heap_lock_section {
   heap_lock_section(const heap_lock_section&) = delete;
   heap_lock_section& operator=(const heap_lock_section&) = delete;
   ~heap_lock_section() {
-    heap_page* pages = detail::heap_take_excess_locked(all_);
+    heap_page* waited = detail::heap_take_excess_locked(all_);
     heap_global.lock.unlock();
-    while (given_ != nullptr) {
-      heap_page* page = given_;
-      given_ = page->next;
-      page->next = pages;
-      pages = page;
-    }
-    detail::heap_discard_pages(pages);
+    detail::heap_discard_pages(waited);
+    detail::heap_discard_pages(given_);
   }
 
   // A page of an exited thread's that has just become free: back to the system now, not kept.
@@ -369,7 +353,7 @@ class heap_lock_section {
   }
   // The resident free pages last held by the heap of `generation`, whose thread is exiting.
   void give_back_resident_of(std::uint64_t generation) noexcept {
-    for (heap_page* page = heap_global.resident; page != nullptr;) {
+    for (heap_page* page = heap_global.resident.first; page != nullptr;) {
       heap_page* next = page->next;
       if (page->generation == generation) {
         detail::heap_unlink_resident_locked(page);
@@ -395,9 +379,9 @@ inline void heap_release_page(heap_page* page) noexcept {
 inline heap_page* heap_acquire_page_locked(std::size_t size_class) {
   heap_globals& g = heap_global;
   char* memory = nullptr;
-  if (g.resident != nullptr) {
-    memory = reinterpret_cast<char*>(g.resident);
-    detail::heap_unlink_resident_locked(g.resident);
+  if (heap_page* newest = g.resident.last) {  // the warmest
+    memory = reinterpret_cast<char*>(newest);
+    detail::heap_unlink_resident_locked(newest);
   } else if (g.cold_count != 0) {
     memory = reinterpret_cast<char*>(g.cold[--g.cold_count]);
   } else {
