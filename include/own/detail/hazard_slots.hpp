@@ -222,10 +222,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   // then looking again, is what lets a reader look at its flag with a plain load; see "Who frees a
   // deferred node".)
   static bool park(hazard_node* node) noexcept {
-    node->next_deferred = deferred_.load(std::memory_order_relaxed);
-    while (!deferred_.compare_exchange_weak(node->next_deferred, node, std::memory_order_seq_cst,
-                                            std::memory_order_relaxed)) {
-    }
+    push(deferred_, node, std::memory_order_seq_cst);
     bool protected_still = false;
     for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
       if (!r->holds(node)) continue;
@@ -267,17 +264,17 @@ class OWN_PROCESS_WIDE hazard_slots {
         if (is_protected(node)) {
           if (!park(node)) left_meanwhile = true;
         } else if (!node->reclaim(node, by_reader)) {  // may run destructors that use guards: we hold none
-          hold(node);
+          push(held_, node, std::memory_order_release);
         }
       }
       if (!left_meanwhile) return;
     }
   }
 
-  static void hold(hazard_node* node) noexcept {
-    node->next_deferred = held_.load(std::memory_order_relaxed);
-    while (!held_.compare_exchange_weak(node->next_deferred, node, std::memory_order_release,
-                                        std::memory_order_relaxed)) {
+  // Pushes `node` on a list of nodes linked by next_deferred (the deferred list or the held one).
+  static void push(std::atomic<hazard_node*>& list, hazard_node* node, std::memory_order order) noexcept {
+    node->next_deferred = list.load(std::memory_order_relaxed);
+    while (!list.compare_exchange_weak(node->next_deferred, node, order, std::memory_order_relaxed)) {
     }
   }
 
