@@ -7,6 +7,14 @@
 /// `print *p`, once the program's directory is in its auto-load safe-path
 /// (`add-auto-load-safe-path /path/to/program` in ~/.gdbinit). The script rides in the program's
 /// .debug_gdb_scripts section; nothing runs in the program. ELF targets with gcc or clang only.
+///
+/// Usage (tests/gdb/printers_program.cpp does this, and the gdb_printers tests check what gdb says):
+///
+///     #include <own/gdb_printers.hpp>   // in any one .cpp of the program
+///     auto p = own::make_shared<int>(42);
+///
+///     (gdb) print p     // own::shared_ptr<int> (use count 1, weak count 0) = {get() = 0x..., *get() = 42}
+///     (gdb) print *p    // 42
 #pragma once
 
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
