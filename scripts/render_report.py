@@ -49,6 +49,7 @@ import os
 import re
 import sys
 
+import compile_time
 from report import bars, charts, prose, summary, tables
 from report.experiments import EXPERIMENTS, cite
 from report.results import ROOT, Experiment, load, load_data
@@ -175,6 +176,12 @@ def render(results_dir, out_dir):
         if m.get("claims"):
             doc.append(tables.claims_table(exp, load_data(m["claims"])))
         doc.append(prose.conclusions(exp, exps))
+
+    compile_time_json = os.path.join(results_dir, "compile_time.json")
+    if os.path.exists(compile_time_json):
+        doc.append("## Compile time of own's headers\n")
+        with open(compile_time_json) as f:
+            doc.append(compile_time.markdown(json.load(f)))
 
     doc.append("## How this report is made\n")
     doc.append("`bash scripts/report.sh` (full, about 25 minutes on 2 cores) or `bash scripts/report.sh --quick` "

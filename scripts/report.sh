@@ -159,6 +159,10 @@ code_size_json() {
   printf '\n]}\n'
 }
 code_size_json >"$results/exp2-code_size-glibc.json"
+# What including each header costs a translation unit (issue 19), beside <memory> and Boost's.
+echo "== compile time of the headers"
+if [ "$mode" = quick ]; then ct_reps=3; else ct_reps=9; fi
+"$python" scripts/compile_time.py --reps "$ct_reps" --json "$results/compile_time.json" >/dev/null
 end=$(date +%s)
 
 # The machine and the build, for the report.

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <unordered_set>
 #include <vector>
@@ -405,6 +406,35 @@ TEST(SharedPtrAllocator, MemoryResourcePointer) {
     auto r = own::allocate_shared<tracked>(std::pmr::polymorphic_allocator<tracked>(&resource), 5);
     EXPECT_EQ(log.blocks_in_use(), 3);
     EXPECT_EQ(q->value(), 4);
+  }
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// A type that takes its allocator first (std::allocator_arg), as std::tuple does.
+struct leading_allocator_user {
+  using allocator_type = std::pmr::polymorphic_allocator<char>;
+  leading_allocator_user(std::allocator_arg_t, const allocator_type& a, int v) : resource(a.resource()), value(v) {}
+  std::pmr::memory_resource* resource;
+  int value;
+};
+
+// As with a polymorphic_allocator: what uses a pmr allocator is given the resource, trailing or
+// leading, and what does not is constructed as it is.
+TEST(SharedPtrAllocator, MemoryResourcePointerReachesWhatUsesAnAllocator) {
+  allocation_log log;
+  own_test::test_resource resource(&log);
+  {
+    auto s = own::allocate_shared<std::pmr::string>(&resource, "a string longer than any small buffer");
+    EXPECT_EQ(s->get_allocator().resource(), &resource);
+    EXPECT_EQ(log.blocks_in_use(), 2);  // the block, and the string's characters
+    auto l = own::allocate_shared<leading_allocator_user>(&resource, 7);
+    EXPECT_EQ(l->resource, &resource);
+    EXPECT_EQ(l->value, 7);
+    auto v = own::allocate_shared<std::pmr::vector<int>>(&resource, 3, 1);
+    EXPECT_EQ(v->get_allocator().resource(), &resource);
+    EXPECT_EQ(*v, (std::pmr::vector<int>{1, 1, 1}));
+    auto plain = own::allocate_shared<std::string>(&resource, 2, 'x');
+    EXPECT_EQ(*plain, "xx");
   }
   EXPECT_EQ(log.blocks_in_use(), 0);
 }

@@ -48,11 +48,8 @@
 
 #include <chrono>
 #include <cstddef>
-#include <limits>
-#include <new>
-#include <type_traits>
 
-#include "detail/exceptions.hpp"
+#include "detail/heap_allocator.hpp"
 #include "detail/heap_size_classes.hpp"
 #include "detail/thread_heap.hpp"
 
@@ -64,7 +61,7 @@ namespace heap {
 inline constexpr std::size_t max_block_size = detail::heap_max_block_size;
 
 /// How long a free page stays resident before it goes back to the system (beyond the 2 MiB kept).
-inline constexpr std::chrono::milliseconds free_page_delay = detail::heap_free_page_delay;
+inline constexpr std::chrono::milliseconds free_page_delay{detail::heap_free_page_delay_ms};
 
 /// The bytes a request of `size` bytes aligned to `align` (a power of two) takes: its class's size,
 /// or `size` itself where ::operator new serves it. Constant for constant arguments, for sizing pools.
@@ -101,69 +98,5 @@ inline void trim() noexcept {
 inline bool uses_operator_new() noexcept { return detail::current_heap_mode() == detail::heap_mode::operator_new; }
 
 }  // namespace heap
-
-/// The default heap as a standard Allocator. Stateless; all instances are equal. allocate throws
-/// std::bad_alloc (std::bad_array_new_length for a count whose size overflows).
-template <class T>
-class heap_allocator {
- public:
-  /// The standard Allocator's member types: stateless, so every instance is equal.
-  ///@{
-  using value_type = T;
-  using is_always_equal = std::true_type;
-  using propagate_on_container_move_assignment = std::true_type;
-
-  ///@}
-  /// Allocators of any value type are interchangeable (rebinding).
-  ///@{
-  constexpr heap_allocator() noexcept = default;
-  template <class U>
-  constexpr heap_allocator(const heap_allocator<U>&) noexcept {}
-
-  ///@}
-
-  /// Memory for n objects of type T, from the default heap (operator new beyond its largest class).
-  [[nodiscard]] T* allocate(std::size_t n) {
-    if constexpr (class_of_one < detail::heap_class_count) {
-      if (n == 1) return static_cast<T*>(detail::heap_allocate(class_of_one, sizeof(T), alignof(T)));
-    }
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) detail::throw_exception<std::bad_array_new_length>();
-    const std::size_t size = n * sizeof(T);
-    const std::size_t c = detail::heap_class_for(size, alignof(T));
-    if (c == detail::heap_class_count) return static_cast<T*>(detail::heap_operator_new(size, alignof(T)));
-    return static_cast<T*>(detail::heap_allocate(c, size, alignof(T)));
-  }
-
-  /// Precondition: p came from allocate(n) of a heap_allocator.
-  void deallocate(T* p, std::size_t n) noexcept {
-    if constexpr (class_of_one < detail::heap_class_count) {
-      if (n == 1) return detail::heap_deallocate(p, alignof(T));
-    }
-    if (detail::heap_class_for(n * sizeof(T), alignof(T)) == detail::heap_class_count) {
-      detail::heap_operator_delete(p, alignof(T));
-    } else {
-      detail::heap_deallocate(p, alignof(T));
-    }
-  }
-
-  /// Always true: any instance frees what another allocated.
-  template <class U>
-  friend constexpr bool operator==(const heap_allocator&, const heap_allocator<U>&) noexcept {
-    return true;
-  }
-  /// Always false.
-  template <class U>
-  friend constexpr bool operator!=(const heap_allocator&, const heap_allocator<U>&) noexcept {
-    return false;
-  }
-
- private:
-  static constexpr std::size_t class_of_one = detail::heap_class_search(sizeof(T), alignof(T));
-};
-
-namespace detail {
-// What own's factories and adopting constructors use when no allocator is given.
-using default_allocator = heap_allocator<std::byte>;
-}  // namespace detail
 
 }  // namespace own

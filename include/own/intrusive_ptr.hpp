@@ -65,16 +65,16 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <iosfwd>
 #include <memory>
 #include <new>
-#include <ostream>
 #include <type_traits>
 #include <utility>
 
 #include <own/detail/allocator_adapter.hpp>
 #include <own/detail/checked.hpp>
 #include <own/detail/exceptions.hpp>
+#include <own/detail/std_functional.hpp>
 #include <own/detail/three_way.hpp>
 
 namespace own {

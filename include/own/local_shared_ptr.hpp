@@ -36,7 +36,6 @@
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
 
 #include <cstddef>
-#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <type_traits>
@@ -44,6 +43,7 @@
 
 #include "detail/exceptions.hpp"
 #include "detail/local_counts.hpp"
+#include "detail/std_functional.hpp"
 #include "detail/three_way.hpp"
 #include "shared_ptr.hpp"
 

@@ -35,22 +35,23 @@
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
 
 #include <cstddef>
-#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <type_traits>
 #include <utility>
+
 #include "detail/allocator_adapter.hpp"
 #include "detail/array_block.hpp"
 #include "detail/checked.hpp"
 #include "detail/control_block.hpp"
 #include "detail/default_deleter.hpp"
 #include "detail/exceptions.hpp"
+#include "detail/heap_allocator.hpp"
 #include "detail/inplace_block.hpp"
 #include "detail/pointer_block.hpp"
 #include "detail/pointer_compat.hpp"
+#include "detail/std_functional.hpp"
 #include "detail/three_way.hpp"
-#include "heap.hpp"
 
 namespace own {
 

@@ -2,14 +2,22 @@
 // How own's allocating functions read their allocator argument `a`:
 //  - a pointer to a type that declares `allocator_type` (own's pools) is wrapped in that allocator,
 //    which calls the pool directly, with no virtual call;
-//  - a pointer to a std::pmr::memory_resource becomes a std::pmr::polymorphic_allocator;
+//  - a pointer to a memory resource (std::pmr::memory_resource or a class derived from it) becomes a
+//    resource_allocator, which calls it as std::pmr::polymorphic_allocator would;
 //  - anything else is taken as a standard Allocator.
+// A memory resource is recognised by its interface (allocate(bytes, alignment), deallocate(p,
+// bytes, alignment), is_equal), not by std::pmr::memory_resource as a base: shared_ptr.hpp then
+// needs no <memory_resource>, which costs every translation unit that includes it almost as much
+// as <memory> itself.
 #pragma once
 
 #include <cstddef>
 #include <memory>
-#include <memory_resource>
+#include <new>
 #include <type_traits>
+#include <utility>
+
+#include "exceptions.hpp"
 
 namespace own::detail {
 
@@ -18,10 +26,80 @@ struct has_allocator_type : std::false_type {};
 template <class T>
 struct has_allocator_type<T, std::void_t<typename T::allocator_type>> : std::true_type {};
 
-// Own's pools and std::pmr::memory_resource: what own takes by pointer where an allocator goes.
+template <class T, class = void>
+struct has_value_type : std::false_type {};
 template <class T>
-inline constexpr bool is_memory_source_v =
-    has_allocator_type<T>::value || std::is_base_of_v<std::pmr::memory_resource, T>;
+struct has_value_type<T, std::void_t<typename T::value_type>> : std::true_type {};
+
+template <class T, class = void>
+struct is_memory_resource : std::false_type {};
+template <class T>
+struct is_memory_resource<
+    T, std::enable_if_t<std::is_same_v<decltype(std::declval<T&>().allocate(std::size_t(), std::size_t())), void*> &&
+                        std::is_same_v<decltype(std::declval<T&>().deallocate(std::declval<void*>(), std::size_t(),
+                                                                              std::size_t())),
+                                       void> &&
+                        std::is_same_v<decltype(std::declval<const T&>().is_equal(std::declval<const T&>())), bool>>>
+    : std::true_type {};
+
+// Own's pools and memory resources: what own takes by pointer where an allocator goes.
+template <class T>
+inline constexpr bool is_memory_source_v = has_allocator_type<T>::value || is_memory_resource<T>::value;
+
+// A standard Allocator over a memory resource: what std::pmr::polymorphic_allocator does, for the
+// resource's own type (so <memory_resource> is not needed to name it).
+template <class T, class Resource>
+class resource_allocator {
+ public:
+  using value_type = T;
+
+  explicit resource_allocator(Resource* resource) noexcept : resource_(resource) {}
+  template <class U>
+  resource_allocator(const resource_allocator<U, Resource>& other) noexcept : resource_(other.resource()) {}
+
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw_exception<std::bad_array_new_length>();
+    return static_cast<T*>(resource_->allocate(n * sizeof(T), alignof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { resource_->deallocate(p, n * sizeof(T), alignof(T)); }
+
+  // As polymorphic_allocator::construct: a U that uses an allocator this converts to (a pmr string
+  // or container) is given it, in the leading (allocator_arg) form if U has one, else trailing.
+  // (Unlike C++20's, std::pair's members are not: pass a polymorphic_allocator for that.)
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (!std::uses_allocator_v<U, resource_allocator>) {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    } else if constexpr (std::is_constructible_v<U, std::allocator_arg_t, const resource_allocator&, Args...>) {
+      ::new (static_cast<void*>(p)) U(std::allocator_arg, *this, std::forward<Args>(args)...);
+    } else {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)..., *this);
+    }
+  }
+
+  // Converts to an allocator made from the resource (std::pmr::polymorphic_allocator), so that the
+  // types that use one take this for theirs (std::uses_allocator).
+  template <class Allocator, std::enable_if_t<std::is_constructible_v<Allocator, Resource*> &&
+                                                  has_value_type<Allocator>::value,
+                                              int> = 0>
+  operator Allocator() const noexcept {
+    return Allocator(resource_);
+  }
+
+  Resource* resource() const noexcept { return resource_; }
+
+  template <class U>
+  friend bool operator==(const resource_allocator& a, const resource_allocator<U, Resource>& b) noexcept {
+    return a.resource() == b.resource() || a.resource()->is_equal(*b.resource());
+  }
+  template <class U>
+  friend bool operator!=(const resource_allocator& a, const resource_allocator<U, Resource>& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  Resource* resource_;
+};
 
 template <class A, class = void>
 struct allocator_adapter {
@@ -36,9 +114,9 @@ struct allocator_adapter<Pool*, std::enable_if_t<has_allocator_type<Pool>::value
 };
 
 template <class Resource>
-struct allocator_adapter<Resource*, std::enable_if_t<std::is_base_of_v<std::pmr::memory_resource, Resource> &&
+struct allocator_adapter<Resource*, std::enable_if_t<is_memory_resource<Resource>::value &&
                                                      !has_allocator_type<Resource>::value>> {
-  using type = std::pmr::polymorphic_allocator<std::byte>;
+  using type = resource_allocator<std::byte, Resource>;
   static type adapt(Resource* resource) noexcept { return type(resource); }
 };
 

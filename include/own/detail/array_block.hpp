@@ -8,9 +8,7 @@
 // destroyed in reverse; if a constructor throws, those already made are destroyed in reverse.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
-#include <limits>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -41,7 +39,9 @@ class array_length<0> {
 };
 
 template <class B, class A, class Header>
-inline constexpr std::size_t array_block_alignment = std::max({alignof(Header), alignof(A), alignof(B)});
+inline constexpr std::size_t array_block_alignment =
+    alignof(Header) > alignof(A) ? (alignof(Header) > alignof(B) ? alignof(Header) : alignof(B))
+                                 : (alignof(A) > alignof(B) ? alignof(A) : alignof(B));
 
 // StaticCount: the number of B for a U[N]; 0 for a length known at run time. Header: the block's
 // base class, as inplace_block's (local_block_header for make_local_shared's arrays).
@@ -85,7 +85,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
     return (sizeof(array_block) + alignof(B) - 1) / alignof(B) * alignof(B);
   }
   static std::size_t units_for(std::size_t length) {
-    if (length > (std::numeric_limits<std::size_t>::max() - offset() - sizeof(unit)) / sizeof(B)) {
+    if (length > (std::size_t(-1) - offset() - sizeof(unit)) / sizeof(B)) {
       throw_exception<std::bad_array_new_length>();
     }
     return (offset() + length * sizeof(B) + sizeof(unit) - 1) / sizeof(unit);

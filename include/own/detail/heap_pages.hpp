@@ -9,7 +9,7 @@
 // Pages come from the operating system in regions of 64 (mmap) and are kept by one global list when
 // free. A free page goes back to the system (madvise(MADV_DONTNEED), one call per run of adjacent
 // pages, outside the lock, keeping its address for reuse) once it has been free for
-// `heap_free_page_delay`, as jemalloc's and mimalloc's decay do: a program that frees a large
+// `heap_free_page_delay_ms`, as jemalloc's and mimalloc's decay do: a program that frees a large
 // structure and builds the next one soon after reuses warm pages instead of faulting them in again.
 // The check runs whenever the lock is taken (a page taken or given back, a thread's exit); there is no
 // background thread, so a process that goes quiet keeps its free pages until its next page-level
@@ -23,9 +23,7 @@
 // during static destruction: constant-initialised and trivially destructible.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -64,7 +62,7 @@ namespace own::detail {
 inline constexpr std::size_t heap_page_size = std::size_t{64} * 1024;
 inline constexpr std::size_t heap_region_pages = (OWN_HEAP_POSIX && !OWN_HEAP_ASAN) ? 64 : 1;
 inline constexpr std::size_t heap_resident_pages = 32;  // 2 MiB of free pages kept however long
-inline constexpr std::chrono::milliseconds heap_free_page_delay{10000};  // jemalloc's default decay
+inline constexpr std::int64_t heap_free_page_delay_ms = 10000;  // jemalloc's default decay
 inline constexpr std::size_t heap_discard_batch = 32;  // pages per sorted madvise batch
 
 struct heap_block {
@@ -255,12 +253,13 @@ inline bool heap_reserve_cold_slot_locked() noexcept {
 // tick of a few milliseconds is fine against a delay of seconds.
 inline std::int64_t heap_now() noexcept {
 #if defined(CLOCK_MONOTONIC_COARSE)
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+  constexpr clockid_t clock = CLOCK_MONOTONIC_COARSE;
 #else
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  constexpr clockid_t clock = CLOCK_MONOTONIC;
 #endif
+  timespec now{};
+  ::clock_gettime(clock, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
 }
 
 inline void heap_keep_resident_locked(heap_page* page) noexcept {
@@ -280,13 +279,13 @@ inline void heap_release_page_locked(heap_page* page) noexcept {
   detail::heap_keep_resident_locked(page);
 }
 
-// The resident free pages free for heap_free_page_delay, beyond the heap_resident_pages kept (or all
+// The resident free pages free for heap_free_page_delay_ms, beyond the heap_resident_pages kept (or all
 // of them), oldest first, taken off the resident list and linked through `next`; null if none.
 inline heap_page* heap_take_excess_locked(bool all) noexcept {
   heap_globals& g = heap_global;
   const std::size_t keep = all ? 0 : heap_resident_pages;
   if (g.resident_count <= keep) return nullptr;
-  const std::int64_t freed_before = all ? INT64_MAX : detail::heap_now() - heap_free_page_delay.count();
+  const std::int64_t freed_before = all ? INT64_MAX : detail::heap_now() - heap_free_page_delay_ms;
   heap_page* taken = nullptr;
   while (g.resident_count > keep && g.resident.first->freed_at <= freed_before) {
     heap_page* page = g.resident.first;
@@ -308,7 +307,14 @@ inline void heap_discard_pages(heap_page* pages) noexcept {
       batch[n] = pages;
       pages = pages->next;
     }
-    std::sort(batch, batch + n);
+    // Address order, for the runs below; an insertion sort, since n is at most 32 and <algorithm>
+    // would cost every includer of shared_ptr.hpp.
+    for (std::size_t i = 1; i < n; ++i) {
+      heap_page* const page = batch[i];
+      std::size_t j = i;
+      for (; j > 0 && reinterpret_cast<std::uintptr_t>(page) < reinterpret_cast<std::uintptr_t>(batch[j - 1]); --j) batch[j] = batch[j - 1];
+      batch[j] = page;
+    }
     bool discarded[heap_discard_batch];
     for (std::size_t run = 0; run < n;) {
       std::size_t end = run + 1;

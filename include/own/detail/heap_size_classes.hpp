@@ -9,16 +9,17 @@
 // class that is at least the size and a multiple of the alignment.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
+#include "log2.hpp"
+
 namespace own::detail {
 
-inline constexpr std::array<std::uint32_t, 27> heap_class_sizes = {
+inline constexpr std::uint32_t heap_class_sizes[] = {
     16,  24,  32,  40,  48,  56,  64,   80,   96,   112,  128,  160,  192,  224,
     256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048};
-inline constexpr std::size_t heap_class_count = heap_class_sizes.size();
+inline constexpr std::size_t heap_class_count = sizeof heap_class_sizes / sizeof heap_class_sizes[0];
 inline constexpr std::size_t heap_max_block_size = heap_class_sizes[heap_class_count - 1];
 // The strictest alignment a class can give (a page's data starts on such a boundary).
 inline constexpr std::size_t heap_data_alignment = 128;
@@ -33,22 +34,18 @@ constexpr std::size_t heap_class_search(std::size_t size, std::size_t align) noe
 }
 
 // For requests of at most 16-byte alignment, whose size is known only at run time (arrays): the
-// class of each multiple of 8 bytes up to the largest class, by table. A 16-aligned request rounds
-// its size to 16 first; every class from 64 bytes up is a multiple of 16, and below it the
-// multiples of 16 are classes themselves.
-inline constexpr auto heap_class_table = [] {
-  std::array<std::uint8_t, heap_max_block_size / 8 + 1> table{};
-  for (std::size_t i = 0; i < table.size(); ++i) table[i] = static_cast<std::uint8_t>(heap_class_search(i * 8, 1));
-  return table;
-}();
-
+// class by arithmetic on the size, as the classes are spaced: every 8 bytes up to 64, then four to
+// each doubling. (A table would be as fast, but computing it at compile time costs every
+// translation unit that includes the heap.) A 16-aligned request rounds its size to 16 first; every
+// class from 64 bytes up is a multiple of 16, and below it the multiples of 16 are classes themselves.
 inline std::size_t heap_class_for(std::size_t size, std::size_t align) noexcept {
-  if (align <= 16) {
-    if (size > heap_max_block_size) return heap_class_count;
-    const std::size_t rounded = align == 16 ? (size + 15) / 16 * 16 : size;
-    return heap_class_table[(rounded + 7) / 8];
-  }
-  return heap_class_search(size, align);
+  if (align > 16) return heap_class_search(size, align);
+  if (size > heap_max_block_size) return heap_class_count;
+  if (align == 16) size = (size + 15) / 16 * 16;
+  if (size <= 64) return size <= 16 ? 0 : (size + 7) / 8 - 2;
+  const std::size_t last = size - 1;
+  const std::size_t doubling = floor_log2(last);  // 6 for 65..128 bytes
+  return 7 + (doubling - 6) * 4 + ((last >> (doubling - 2)) & 3);
 }
 
 }  // namespace own::detail

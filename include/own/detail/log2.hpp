@@ -2,15 +2,15 @@
 // Integer base-2 logarithms, for size classes and index ranges.
 #pragma once
 
+#include <climits>
 #include <cstddef>
-#include <limits>
 
 namespace own::detail {
 
 // The largest k with 2^k <= n. Precondition: n >= 1.
 inline std::size_t floor_log2(std::size_t n) noexcept {
 #if defined(__GNUC__)
-  return static_cast<std::size_t>(std::numeric_limits<unsigned long long>::digits - 1 - __builtin_clzll(n));
+  return static_cast<std::size_t>(sizeof(unsigned long long) * CHAR_BIT - 1 - static_cast<std::size_t>(__builtin_clzll(n)));
 #else
   std::size_t k = 0;
   while (n >>= 1) ++k;

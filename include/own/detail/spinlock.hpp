@@ -5,7 +5,6 @@
 #pragma once
 
 #include <atomic>
-#include <thread>
 
 #include "cpu_relax.hpp"
 
@@ -23,7 +22,7 @@ class alignas(64) spinlock {
         if (spins < 64) {
           cpu_relax();
         } else {
-          std::this_thread::yield();
+          yield_thread();
         }
       }
     }

@@ -34,11 +34,9 @@
 // reserve()): there it only tries them (move_checked_out, drop_dead), and backs off when contended.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -268,7 +266,7 @@ class thread_cache_list {
   ~thread_cache_list() {
     thread_caches_gone = true;
     check_in_all();
-    std::fill(std::begin(cache_slots), std::end(cache_slots), cache_slot{0, nullptr});
+    for (cache_slot& slot : cache_slots) slot = cache_slot{0, nullptr};
     for (const cache_slot& entry : caches_) {
       thread_cache* cache = entry.cache;
       {
@@ -316,7 +314,11 @@ class thread_cache_list {
       delete entry.cache;
       return true;
     };
-    caches_.erase(std::remove_if(caches_.begin(), caches_.end(), dead), caches_.end());
+    std::size_t kept = 0;  // std::remove_if, without <algorithm>
+    for (const cache_slot& entry : caches_) {
+      if (!dead(entry)) caches_[kept++] = entry;
+    }
+    caches_.resize(kept);
   }
 
  private:

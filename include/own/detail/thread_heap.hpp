@@ -35,8 +35,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <thread>
 
+#include "cpu_relax.hpp"
 #include "exceptions.hpp"
 #include "heap_pages.hpp"
 #include "heap_size_classes.hpp"
@@ -171,7 +171,7 @@ inline void* heap_refill(heap_page* page) noexcept {
 inline std::uintptr_t heap_wait_reawakening(heap_page* page) noexcept {
   std::uintptr_t remote = page->remote.load(std::memory_order_acquire);
   while ((remote & remote_state_mask) == remote_reawakening) {
-    std::this_thread::yield();
+    yield_thread();
     remote = page->remote.load(std::memory_order_acquire);
   }
   return remote;
@@ -269,7 +269,7 @@ inline void heap_give_up_page_locked(heap_lock_section& section, heap_page* page
   std::uintptr_t remote = page->remote.load(std::memory_order_acquire);
   for (;;) {
     if ((remote & remote_state_mask) == remote_reawakening) {
-      std::this_thread::yield();  // the reawakening free takes no lock
+      yield_thread();  // the reawakening free takes no lock
       remote = page->remote.load(std::memory_order_acquire);
     } else if (page->remote.compare_exchange_weak(remote, remote_orphaned, std::memory_order_acquire)) {
       break;
@@ -377,9 +377,27 @@ inline void heap_after_fork_in_child() noexcept {
 // Registered as the program starts, before any handler a library registers later (and which may
 // allocate from the heap in the child), so that the heap's lock is free while those run: prepare
 // handlers run in reverse order of registration, the others in order.
-OWN_PROCESS_WIDE inline const bool heap_fork_handlers_registered =
+// A static member of a class template, odr-used only by heap_require_fork_handlers<T>, so only a
+// translation unit that allocates from the heap has the dynamic initializer: one in every
+// translation unit that includes shared_ptr.hpp cost it a tenth of <memory>'s compile time. Every
+// T instantiates the same member (the argument is always true). Process-wide, like the lock.
+template <bool>
+struct OWN_PROCESS_WIDE heap_fork_handlers {
+  static const bool registered;
+};
+template <bool Always>
+const bool heap_fork_handlers<Always>::registered =
     ::pthread_atfork(&detail::heap_before_fork, &detail::heap_after_fork_in_parent, &detail::heap_after_fork_in_child) == 0;
 #endif
+
+// Called where blocks are allocated (heap_allocator<T>::allocate), so that a program that uses the
+// heap registers its fork handlers.
+template <class T>
+inline void heap_require_fork_handlers() noexcept {
+#if OWN_HEAP_POSIX
+  static_cast<void>(&heap_fork_handlers<sizeof(T) != 0>::registered);
+#endif
+}
 
 // Makes this thread's heap ready; false if blocks are to come from ::operator new.
 inline bool heap_set_up(thread_heap& heap) {
