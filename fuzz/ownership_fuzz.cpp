@@ -48,8 +48,6 @@ namespace {
 std::vector<signed char> g_alive;  // by object id: 1 alive, 0 gone; a second destruction aborts
 
 struct node {
-  // object_pool needs a default constructor even when given a creator (it instantiates both).
-  node() : node(-1) {}
   explicit node(int object_id) : id(object_id) {
     if (id >= 0) g_alive[static_cast<std::size_t>(id)] = 1;
   }
@@ -395,7 +393,7 @@ class program {
   counting_resource upstream_;
   std::unique_ptr<own::pool> block_pool_ = std::make_unique<own::pool>(64, own::pool_options{}, &upstream_);
   std::unique_ptr<own::object_pool<node>> pool_ = std::make_unique<own::object_pool<node>>(
-      pool_capacity, own::fixed_capacity, [](void* where) { ::new (where) node(-1); }, [](node& n) { pool_reset(n); });
+      pool_capacity, own::fixed_capacity, own::constructor_args(-1), [](node& n) { pool_reset(n); });
   own::shared_ptr<node> shared_[slots];
   own::shared_ptr<int> alias_[slots];
   own::weak_ptr<node> weak_[slots];

@@ -448,9 +448,9 @@ TYPED_TEST(PoolExceptionSafety, GrowthAtEveryAllocation) {
 TYPED_TEST(PoolExceptionSafety, GrowthAtEveryConstruction) {
   test_resource upstream(&this->log);
   int made = 0;
-  auto creator = [&made](void* where) {
-    ::new (where) tracked(100);
+  auto creator = [&made] {
     ++made;
+    return tracked(100);
   };
   // 1 + 1 + 2 objects made by the creator, each construction failing once, then a clean run.
   EXPECT_EQ(for_each_throwing_construction(this->log, [&] {

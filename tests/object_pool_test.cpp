@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tests of <own/object_pool.hpp>: acquiring and returning through managed_ptr and shared_ptr,
-// fixed and growing capacity, creators and resetters (and creators that throw), allocation counts,
+// fixed and growing capacity, creators (lambdas, constructor arguments; types that cannot be
+// default-constructed, moved or copied) and resetters (opt-in), creators that throw, where the pool
+// keeps its creator and resetter, allocation counts,
 // a two-thread stress test of the concurrent pool, and checked-mode misuse.
 #include <own/object_pool.hpp>
 
@@ -9,6 +11,7 @@
 #include <atomic>
 #include <cassert>
 #include <mutex>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -28,11 +31,18 @@ namespace {
 
 struct buffer {
   std::vector<char> bytes = std::vector<char>(1500);
-  void reset() { bytes.assign(bytes.size(), 0); }  // called when a buffer comes back
+  void reset() { bytes.assign(bytes.size(), 0); }
+};
+
+struct endpoint {
+  endpoint(std::string h, int p) : host(std::move(h)), port(p) {}  // no default constructor
+  std::string host;
+  int port;
 };
 
 TEST(ObjectPoolUsage, HeaderExampleRuns) {
-  own::object_pool<buffer> pool(64, own::fixed_capacity);  // never allocates after this
+  // Never allocates after this; own::call_reset: each buffer that comes back is reset().
+  own::object_pool<buffer> pool(64, own::fixed_capacity, {}, own::call_reset);
   {
     own::managed_ptr<buffer> a = pool.acquire();
     own::shared_ptr<buffer> b = pool.acquire_shared();
@@ -42,6 +52,12 @@ TEST(ObjectPoolUsage, HeaderExampleRuns) {
   }
   assert(pool.available() == 64);  // both back, reset
   EXPECT_EQ(pool.available(), 64u);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(pool.acquire()->bytes[0], 0);  // whichever came back
+
+  own::object_pool<endpoint> made(4, [] { return endpoint("db", 5432); });
+  own::object_pool<endpoint> constructed(4, own::constructor_args("db", 5432));
+  assert(made.acquire()->port == 5432 && constructed.acquire()->host == "db");
+  EXPECT_TRUE(made.acquire()->port == 5432 && constructed.acquire()->host == "db");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +181,8 @@ TYPED_TEST(ObjectPoolTest, GrowsByDoublingWhenEmpty) {
 TYPED_TEST(ObjectPoolTest, ResetterRunsOnEveryReturn) {
   int resets = 0;
   TypeParam pool(
-      2, [](void* where) { ::new (where) tracked(5); }, [&](tracked& t) {
+      2, [] { return tracked(5); },
+      [&](tracked& t) {
         ++resets;
         t.set_value(5);
       });
@@ -184,6 +201,175 @@ TYPED_TEST(ObjectPoolTest, ResetterRunsOnEveryReturn) {
   EXPECT_EQ(pool.acquire()->value(), 5);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Creators: what users write, kept by the pool.
+
+TYPED_TEST(ObjectPoolTest, CreatorLambdaMakesEveryObject) {
+  int calls = 0;
+  TypeParam pool(2, [&calls] { return tracked(++calls * 10); });
+  EXPECT_EQ(calls, 2);
+  std::vector<own::managed_ptr<tracked>> out;
+  for (int i = 0; i < 3; ++i) out.push_back(pool.acquire());  // the third grows the pool by 2
+  EXPECT_EQ(calls, 4);
+  EXPECT_EQ(tracked::live(), 4);  // made in place: no temporary, no copy
+  std::multiset<int> values;
+  for (auto& p : out) values.insert(p->value());
+  EXPECT_EQ(values, (std::multiset<int>{10, 20, 30}));
+}
+
+TYPED_TEST(ObjectPoolTest, CreatorMayReturnWhatTIsConstructibleFrom) {
+  TypeParam pool(1, own::fixed_capacity, [] { return 7; });  // tracked's explicit constructor from int
+  EXPECT_EQ(pool.acquire()->value(), 7);
+}
+
+struct labelled {
+  labelled(const std::string& text, int n) : label(text + std::to_string(n)) {}
+  std::string label;
+};
+
+TEST(ObjectPool, ConstructorArgsAreKeptAndGivenToEveryObject) {
+  // The string is kept once and passed as a const lvalue: no object moves it away from the next.
+  own::object_pool<labelled> pool(3, own::constructor_args(std::string(40, 'a'), 1));
+  std::vector<own::managed_ptr<labelled>> out;
+  for (int i = 0; i < 5; ++i) out.push_back(pool.acquire());  // 3 made at first, then 3 more
+  for (auto& p : out) EXPECT_EQ(p->label, std::string(40, 'a') + "1");
+  own::concurrent_object_pool<tracked> trackers(2, own::constructor_args(3));
+  EXPECT_EQ(trackers.acquire()->value(), 3);
+  own::object_pool<tracked> value_initialised(1, own::constructor_args());
+  EXPECT_EQ(value_initialised.acquire()->value(), 0);
+}
+
+struct no_default {
+  explicit no_default(int v) : value(v) {}
+  int value;
+};
+struct move_only {
+  explicit move_only(int v) : value(std::make_unique<int>(v)) {}
+  std::unique_ptr<int> value;
+};
+struct immovable {
+  explicit immovable(int v) : value(v) {}
+  immovable(const immovable&) = delete;
+  immovable& operator=(const immovable&) = delete;
+  std::atomic<int> value;
+};
+
+// Refused at compile time without a creator (tests/compile_fail/object_pool_without_creator.cpp);
+// these are the ways to give one.
+template <template <class> class Pool>
+void types_without_default_constructor() {
+  static_assert(!std::is_default_constructible_v<no_default>);
+  Pool<no_default> by_lambda(2, [] { return no_default(42); });
+  Pool<no_default> by_args(2, own::fixed_capacity, own::constructor_args(43));
+  EXPECT_EQ(by_lambda.acquire()->value, 42);
+  EXPECT_EQ(by_args.acquire_shared()->value, 43);
+  Pool<move_only> moved(1, [] { return move_only(5); });
+  EXPECT_EQ(*moved.acquire()->value, 5);
+  Pool<immovable> in_place(1, [] { return immovable(6); });  // C++17: the returned object is made in place
+  Pool<immovable> from_args(1, own::constructor_args(7));
+  EXPECT_EQ(in_place.acquire()->value, 6);
+  EXPECT_EQ(from_args.acquire()->value, 7);
+}
+TEST(ObjectPool, TypesWithoutDefaultConstructorTakeACreator) { types_without_default_constructor<own::object_pool>(); }
+TEST(ConcurrentObjectPool, TypesWithoutDefaultConstructorTakeACreator) {
+  types_without_default_constructor<own::concurrent_object_pool>();
+}
+
+// The creator throws at its Nth call, for every N until the pool is made: each time the objects
+// made so far are destroyed, every block goes back upstream, and the creator itself (and what it
+// captured) is destroyed with the pool; a pool whose growth fails keeps what it had.
+TYPED_TEST(ObjectPoolTest, CreatorThrowingAtEveryObject) {
+  allocation_log log;
+  test_resource upstream(&log);
+  auto captured = std::make_shared<int>(0);  // a creator's state, to see it go
+  constexpr int initial = 4;
+  for (int n = 1;; ++n) {
+    int calls = 0;
+    auto creator = [&calls, n, captured] {
+      if (++calls == n) throw std::runtime_error("creator failed");
+      return tracked(calls);
+    };
+    try {
+      TypeParam pool(initial, creator, {}, &upstream);
+      EXPECT_EQ(n, initial + 1);
+      EXPECT_EQ(tracked::live(), initial);
+      EXPECT_EQ(captured.use_count(), 3);  // `creator`, and the pool's copy
+      break;
+    } catch (const std::runtime_error&) {
+      EXPECT_LE(n, initial);
+      EXPECT_EQ(calls, n);
+      EXPECT_EQ(tracked::live(), 0) << n;
+      EXPECT_EQ(log.blocks_in_use(), 0) << n;
+      EXPECT_EQ(captured.use_count(), 2) << n;  // the pool's copy is gone
+    }
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  EXPECT_EQ(captured.use_count(), 1);
+
+  for (int n = 1;; ++n) {  // growing from 2 to 4 fails at its nth object
+    int calls = 0;
+    TypeParam pool(2, [&calls, n] {
+      if (++calls == 2 + n) throw std::runtime_error("creator failed");
+      return tracked(calls);
+    }, {}, &upstream);
+    auto a = pool.acquire();
+    auto b = pool.acquire();
+    const long blocks = log.blocks_in_use();
+    try {
+      auto c = pool.acquire();
+      EXPECT_EQ(n, 3);
+      EXPECT_EQ(pool.capacity(), 4u);
+      break;
+    } catch (const std::runtime_error&) {
+      EXPECT_LE(n, 2);
+      EXPECT_EQ(pool.capacity(), 2u);
+      EXPECT_EQ(pool.available(), 0u);
+      EXPECT_EQ(tracked::live(), 2);
+      EXPECT_EQ(log.blocks_in_use(), blocks);
+    }
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// A creator or resetter of up to three pointers is kept inside the pool; a larger one takes one
+// block from the upstream resource, given back with the pool; both are destroyed once.
+TYPED_TEST(ObjectPoolTest, CreatorAndResetterKeptInPlaceOrUpstream) {
+  allocation_log log;
+  test_resource upstream(&log);
+  auto captured = std::make_shared<int>(0);
+  {
+    TypeParam pool(1, own::fixed_capacity, [captured] { return tracked(1); },
+                   [captured](tracked&) {}, &upstream);
+    EXPECT_EQ(log.allocations, 1);  // the chunk alone
+    EXPECT_EQ(captured.use_count(), 3);
+  }
+  EXPECT_EQ(captured.use_count(), 1);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  {
+    const std::shared_ptr<int> a = captured, b = captured, c = captured;  // 6 pointers' worth
+    TypeParam pool(1, own::fixed_capacity, [a, b, c] { return tracked(*a + *b + *c); },
+                   [a, b, c](tracked&) {}, &upstream);
+    EXPECT_EQ(log.allocations, 4);  // the chunk, the creator, the resetter
+    EXPECT_EQ(captured.use_count(), 10);
+    auto p = pool.acquire();
+  }
+  EXPECT_EQ(captured.use_count(), 1);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+  // If the upstream resource refuses the creator's block, nothing is left behind.
+  const std::shared_ptr<int> a = captured, b = captured, c = captured;
+  EXPECT_EQ(own_test::for_each_failure_point(log, [&] {
+              TypeParam pool(1, [a, b, c] { return tracked(1); }, [a, b, c](tracked&) {}, &upstream);
+            }),
+            4);
+  EXPECT_EQ(captured.use_count(), 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resetters: none by default (a returned object is left as its user left it, reset() or not);
+// own::call_reset opts in to reset().
+
 struct resettable {
   int value = 0;
   int resets = 0;
@@ -193,34 +379,48 @@ struct resettable {
   }
 };
 
-struct no_default {
-  explicit no_default(int v) : value(v) {}
-  int value;
-};
-
-TEST(ObjectPool, TypeWithoutDefaultConstructorNeedsACreator) {
-  own::object_pool<no_default> pool(2, [](void* where) { ::new (where) no_default(42); });
-  EXPECT_EQ(pool.acquire()->value, 42);
-  EXPECT_THROW(own::object_pool<no_default>(2), std::invalid_argument);
-  EXPECT_THROW(own::concurrent_object_pool<no_default>(0), std::invalid_argument);
-}
-
-TEST(ObjectPool, DefaultResetterCallsResetWhenThereIsOne) {
-  own::object_pool<resettable> pool(1);
+TYPED_TEST(ObjectPoolTest, DefaultLeavesReturnedObjectsAsTheyWere) {
+  TypeParam pool(1, own::fixed_capacity);
   {
     auto a = pool.acquire();
+    a->set_value(3);
+  }
+  EXPECT_EQ(pool.acquire()->value(), 3);
+  {
+    auto s = pool.acquire_shared();
+    s->set_value(4);
+  }
+  EXPECT_EQ(pool.acquire_shared()->value(), 4);
+}
+
+template <template <class> class Pool>
+void reset_is_opt_in() {
+  Pool<resettable> untouched(1, own::fixed_capacity);
+  {
+    auto a = untouched.acquire();
     a->value = 3;
   }
-  auto b = pool.acquire();
-  EXPECT_EQ(b->value, 0);
-  EXPECT_EQ(b->resets, 1);
-  own::object_pool<int> ints(1);  // no reset(): left as it was
+  auto kept = untouched.acquire();
+  EXPECT_EQ(kept->value, 3);
+  EXPECT_EQ(kept->resets, 0);
+
+  Pool<resettable> reset(1, own::fixed_capacity, {}, own::call_reset);
   {
-    auto i = ints.acquire();
-    *i = 7;
+    auto a = reset.acquire();
+    a->value = 3;
   }
-  EXPECT_EQ(*ints.acquire(), 7);
+  {
+    auto s = reset.acquire_shared();
+    EXPECT_EQ(s->value, 0);
+    EXPECT_EQ(s->resets, 1);
+    s->value = 4;
+  }
+  auto b = reset.acquire();
+  EXPECT_EQ(b->value, 0);
+  EXPECT_EQ(b->resets, 2);
 }
+TEST(ObjectPool, ResetIsOptIn) { reset_is_opt_in<own::object_pool>(); }
+TEST(ConcurrentObjectPool, ResetIsOptIn) { reset_is_opt_in<own::concurrent_object_pool>(); }
 
 TYPED_TEST(ObjectPoolTest, WeakReferenceKeepsTheSlotOutUntilItGoes) {
   TypeParam pool(1, own::fixed_capacity);

@@ -212,7 +212,7 @@ TEST(sole_owner_release, object_pool_slot_comes_back_reset) {
     int value = 0;
     void reset() { value = 0; }
   };
-  own::object_pool<resettable> pool(1);
+  own::object_pool<resettable> pool(1, {}, own::call_reset);
   {
     auto p = pool.acquire_shared();
     p->value = 5;

@@ -276,7 +276,7 @@ TEST(ObjectPoolStress, ConcurrentPoolUsedAndReturnedOnBothThreads) {
   std::atomic<long> acquired{0}, resets{0};
   {
     own::concurrent_object_pool<tracked> pool(
-        16, [](void* where) { ::new (where) tracked(-1); },
+        16, own::constructor_args(-1),
         [&resets](tracked& t) {
           if (t.value() < 0) std::abort();  // reset twice without being acquired in between
           t.set_value(-1);

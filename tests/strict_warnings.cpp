@@ -121,13 +121,15 @@ int pools() {
   list.push_back(1);
   std::pmr::vector<int> vector({1, 2, 3}, &pool);
   own::shared_ptr<widget> pooled = own::allocate_shared<widget>(&shared_pool, 12);
-  own::object_pool<buffer> buffers(4, own::fixed_capacity);
-  own::concurrent_object_pool<widget> widgets(2);
+  own::object_pool<buffer> buffers(4, own::fixed_capacity, {}, own::call_reset);
+  own::concurrent_object_pool<widget> widgets(2, own::constructor_args(7));
+  own::object_pool<widget> made_widgets(1, [] { return widget(5); }, [](widget& w) { w.value = 0; });
   own::managed_ptr<buffer> first = buffers.acquire();
   own::shared_ptr<buffer> second = buffers.acquire_shared();
   own::shared_ptr<widget> third = widgets.acquire_shared();
   return static_cast<int>(pool.statistics().blocks_in_use + buffers.available()) + list.front() + vector[2] +
-         pooled->value + first->bytes[0] + second->bytes[1] + third->shared_from_this()->value;
+         pooled->value + first->bytes[0] + second->bytes[1] + third->shared_from_this()->value +
+         made_widgets.acquire()->value;
 }
 
 }  // namespace

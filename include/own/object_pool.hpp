@@ -2,8 +2,8 @@
 /// @file
 /// own::object_pool<T> and own::concurrent_object_pool<T>: pools of ready-made objects. The pool
 /// creates its objects up front (and more, in growing chunks, when it runs out, unless it has a fixed
-/// capacity), hands them out as owning pointers, and takes each back, reset, when its last owner
-/// drops it. Acquiring and returning are O(1) whatever the size and never allocate:
+/// capacity), hands them out as owning pointers, and takes each back (through the resetter, if
+/// one is given) when its last owner drops it. Acquiring and returning are O(1) whatever the size and never allocate:
 ///  - acquire() gives a managed_ptr<T>, which returns the object through the reclaim_managed_object
 ///    protocol without touching any count;
 ///  - acquire_shared() gives a shared_ptr<T> whose control block lives beside the object and is
@@ -15,10 +15,11 @@
 ///
 ///     struct buffer {
 ///       std::vector<char> bytes = std::vector<char>(1500);
-///       void reset() { bytes.assign(bytes.size(), 0); }  // called when a buffer comes back
+///       void reset() { bytes.assign(bytes.size(), 0); }
 ///     };
 ///
-///     own::object_pool<buffer> pool(64, own::fixed_capacity);  // never allocates after this
+///     // Never allocates after this; own::call_reset: each buffer that comes back is reset().
+///     own::object_pool<buffer> pool(64, own::fixed_capacity, {}, own::call_reset);
 ///     {
 ///       own::managed_ptr<buffer> a = pool.acquire();
 ///       own::shared_ptr<buffer> b = pool.acquire_shared();
@@ -27,10 +28,24 @@
 ///     }
 ///     assert(pool.available() == 64);                           // both back, reset
 ///
-/// Objects are made by the creator (default: value-initialised T) and, on their way back, reset by
-/// the resetter (default: `t.reset()` if T has one, else nothing), which must not throw. A T derived
-/// from enable_shared_from_this gets its shared_from_this() from acquire_shared(), as from
-/// make_shared; the hook is let go when the object comes back, so it keeps nothing out of the pool.
+///     struct endpoint {
+///       endpoint(std::string h, int p) : host(std::move(h)), port(p) {}  // no default constructor
+///       std::string host;
+///       int port;
+///     };
+///     own::object_pool<endpoint> made(4, [] { return endpoint("db", 5432); });
+///     own::object_pool<endpoint> constructed(4, own::constructor_args("db", 5432));
+///     assert(made.acquire()->port == 5432 && constructed.acquire()->host == "db");
+///
+/// Objects are made by the creator: value-initialised T by default (a T with no default constructor
+/// is refused at compile time), or a callable that returns a T (or something T is constructible
+/// from), or own::constructor_args(args...), whose arguments are kept and given to every object's
+/// constructor. On their way back, objects are handed to the resetter, which must not throw; by
+/// default there is none and an object comes back as its last user left it (own::call_reset calls
+/// its reset()). The pool keeps its creator and resetter in place if each fits three pointers,
+/// else in one block from its upstream resource. A T derived from enable_shared_from_this gets its
+/// shared_from_this() from acquire_shared(), as from make_shared; the hook is let go when the
+/// object comes back, so it keeps nothing out of the pool.
 ///
 /// Checked mode (OWN_CHECKED): returning an object twice or to a pool that does not own it, and
 /// destroying a pool with objects still out, print what happened and abort.
@@ -39,10 +54,11 @@
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
 
 #include <cstddef>
-#include <functional>
 #include <memory_resource>
 #include <mutex>
 #include <new>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "detail/exceptions.hpp"
@@ -53,35 +69,130 @@
 
 namespace own {
 
-/// Tag: the pool makes all its objects at construction and never allocates again.
+namespace detail {
+struct fixed_capacity_key {};
+}  // namespace detail
+
+/// Tag: the pool makes all its objects at construction and never allocates again. Not made from
+/// `{}` (as std::nullopt_t is not), so that `{}` given for a pool's creator means the creator.
 struct fixed_capacity_t {
-  explicit fixed_capacity_t() = default;
+  /// Only for own::fixed_capacity.
+  constexpr explicit fixed_capacity_t(detail::fixed_capacity_key) noexcept {}
 };
 /// Selects the fixed-capacity constructor of object_pool and concurrent_object_pool.
-inline constexpr fixed_capacity_t fixed_capacity{};
+inline constexpr fixed_capacity_t fixed_capacity{detail::fixed_capacity_key{}};
+
+/// A creator for object_pool and concurrent_object_pool: the arguments are kept (decayed, so a
+/// string literal is kept as a const char*) and passed, as const lvalues, to T's constructor for
+/// every object the pool makes; constructor_args() value-initialises. T is made with parentheses,
+/// as by make_shared: an aggregate takes a creator that returns one instead.
+template <class... Args>
+struct constructor_args {
+  /// Keeps copies of `args`; throws what copying them throws.
+  constructor_args(Args... args) : values(std::move(args)...) {}
+  std::tuple<Args...> values;  ///< the arguments given to every object's constructor
+};
+/// constructor_args("db", 5432) keeps a const char* and an int.
+template <class... Args>
+constructor_args(Args...) -> constructor_args<Args...>;
+
+/// A resetter for object_pool and concurrent_object_pool: calls `object.reset()` on every object
+/// that comes back (which must not throw). Opt-in: by default a pool leaves returned objects alone.
+struct call_reset_t {
+  /// Calls object.reset().
+  template <class U>
+  void operator()(U& object) const {
+    object.reset();
+  }
+};
+/// Selects call_reset_t as a pool's resetter: `object_pool<T> pool(n, {}, own::call_reset)`.
+inline constexpr call_reset_t call_reset{};
 
 namespace detail {
+
+template <class T, class Creator, class = void>
+struct creates : std::false_type {};
+// Callable with no arguments, returning T itself (made in place even if T cannot move) or what T
+// is constructible from.
+template <class T, class Creator>
+struct creates<T, Creator, std::void_t<decltype(std::declval<Creator&>()())>>
+    : std::bool_constant<std::is_same_v<std::remove_cv_t<decltype(std::declval<Creator&>()())>, T> ||
+                         std::is_constructible_v<T, decltype(std::declval<Creator&>()())>> {};
+template <class T, class... Args>
+struct creates<T, constructor_args<Args...>> : std::is_constructible<T, const Args&...> {};
+
+// What the pool keeps of a creator: a callable that makes a T at the address it is given. The
+// construction is left out when the creator does not fit T, so that the static_assert of
+// object_creator is the only error.
+template <class T, class Creator>
+struct creator_for {
+  Creator creator;
+  void operator()(void* where) {
+    if constexpr (creates<T, Creator>::value) ::new (where) T(creator());
+  }
+};
+template <class T, class... Args>
+struct creator_for<T, constructor_args<Args...>> {
+  constructor_args<Args...> creator;
+  void operator()(void* where) const {
+    if constexpr (creates<T, constructor_args<Args...>>::value) {
+      std::apply([where](const Args&... args) { ::new (where) T(args...); }, creator.values);
+    }
+  }
+};
+
+template <class T, class Creator>
+creator_for<T, std::decay_t<Creator>> object_creator(Creator&& creator) {
+  using kept = std::decay_t<Creator>;
+  if constexpr (std::is_same_v<kept, constructor_args<>>) {
+    static_assert(std::is_default_constructible_v<T>,
+                  "own: object_pool<T>: T is not default-constructible; give a creator: "
+                  "object_pool<T>(n, [] { return T(...); }) or object_pool<T>(n, own::constructor_args(...))");
+  } else {
+    static_assert(creates<T, kept>::value,
+                  "own: object_pool<T>: the creator must return a T (or what T is constructible from) when "
+                  "called with no arguments, or be own::constructor_args(...) with arguments T's constructor takes");
+  }
+  return {std::forward<Creator>(creator)};
+}
+
+// Left as it is when it does not fit T, so that the static_assert is the only error.
+template <class T, class Resetter>
+auto object_resetter(Resetter&& resetter) {
+  constexpr bool fits = std::is_same_v<std::decay_t<Resetter>, leave_as_is> || std::is_invocable_v<std::decay_t<Resetter>&, T&>;
+  static_assert(fits, "own: object_pool<T>: the resetter must be callable with a T& (own::call_reset calls its reset())");
+  if constexpr (fits) {
+    return std::decay_t<Resetter>(std::forward<Resetter>(resetter));
+  } else {
+    return leave_as_is{};
+  }
+}
 
 template <class T, template <class> class FreeStack, class GrowthLock>
 class basic_object_pool {
   using core = object_pool_core<T, FreeStack, GrowthLock>;
 
  public:
-  using creator_type = typename core::creator_type;    // void(void* where): constructs a T at `where`
-  using resetter_type = typename core::resetter_type;  // void(T&): makes a returned object ready again
-
-  // `initial` objects made now; the pool grows (doubling) when it runs out. Throws what the upstream
-  // resource or the creator throws (nothing is left behind), std::bad_alloc if `initial` objects
-  // do not fit a std::size_t bytes, and std::invalid_argument if T has no default constructor and
-  // no creator is given.
-  explicit basic_object_pool(std::size_t initial = 0, creator_type creator = {}, resetter_type resetter = {},
+  // `initial` objects made now; the pool grows (doubling) when it runs out. The creator (`{}`:
+  // value-initialised T, which T must allow at compile time) is a callable returning a T, or
+  // constructor_args; the resetter (`{}`: none) is called with each T& that comes back, must not
+  // throw, and may be call_reset. Throws what the upstream resource, the creator or copying the
+  // creator and resetter throws (nothing is left behind), and std::bad_alloc if `initial` objects
+  // do not fit a std::size_t bytes.
+  template <class Creator = constructor_args<>, class Resetter = leave_as_is,
+            class = std::enable_if_t<!std::is_same_v<std::decay_t<Creator>, fixed_capacity_t>>>
+  explicit basic_object_pool(std::size_t initial = 0, Creator&& creator = {}, Resetter&& resetter = {},
                              std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
-      : core_(initial, false, std::move(creator), std::move(resetter), upstream) {}
-  // Exactly `capacity` objects, made now; acquire() throws std::bad_alloc when all are out. Throws
-  // as the constructor above (std::bad_alloc if `capacity` objects do not fit a std::size_t bytes).
-  basic_object_pool(std::size_t capacity, fixed_capacity_t, creator_type creator = {}, resetter_type resetter = {},
+      : core_(initial, false, object_creator<T>(std::forward<Creator>(creator)),
+              object_resetter<T>(std::forward<Resetter>(resetter)), upstream) {}
+  // Exactly `capacity` objects, made now; acquire() throws std::bad_alloc when all are out. Takes
+  // and throws as the constructor above (std::bad_alloc if `capacity` objects do not fit a
+  // std::size_t bytes).
+  template <class Creator = constructor_args<>, class Resetter = leave_as_is>
+  basic_object_pool(std::size_t capacity, fixed_capacity_t, Creator&& creator = {}, Resetter&& resetter = {},
                     std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
-      : core_(capacity, true, std::move(creator), std::move(resetter), upstream) {}
+      : core_(capacity, true, object_creator<T>(std::forward<Creator>(creator)),
+              object_resetter<T>(std::forward<Resetter>(resetter)), upstream) {}
 
   // Precondition: every object has come back (checked in OWN_CHECKED mode).
   ~basic_object_pool() = default;

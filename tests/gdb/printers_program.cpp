@@ -62,7 +62,7 @@ int main() {
   void* h = concurrent_multi.allocate(16);
   own::object_pool<int> objects(4);
   own::managed_ptr<int> object = objects.acquire();
-  own::concurrent_object_pool<point> concurrent_objects(2, [](void* where) { ::new (where) point{3, 4}; });
+  own::concurrent_object_pool<point> concurrent_objects(2, [] { return point{3, 4}; });
   own::shared_ptr<point> concurrent_object = concurrent_objects.acquire_shared();
 
   own_gdb_stop();

@@ -8,15 +8,16 @@
 // manager is the slot (reclaim_managed_object below): no counts touched at all. An object that comes
 // back lets go of its enable_shared_from_this hook (its owner is gone), so that the hook's weak
 // reference neither keeps the slot out of the pool nor keeps another owner's control block.
+//
+// The creator and the resetter are kept in a pool_callable, not a std::function: in place when
+// small, so that a pool of a fixed capacity takes all its memory from its upstream resource.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
-#include <functional>
 #include <memory_resource>
 #include <mutex>
 #include <new>
-#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -27,10 +28,77 @@
 
 namespace own::detail {
 
-template <class T, class = void>
-struct has_reset_member : std::false_type {};
-template <class T>
-struct has_reset_member<T, std::void_t<decltype(std::declval<T&>().reset())>> : std::true_type {};
+// The default resetter: a returned object is left as it is.
+struct leave_as_is {};
+
+// A callable an object pool keeps (its creator or resetter), called with Params: in place if it
+// fits three pointers (a lambda capturing a few references or values), else in one block from the
+// pool's upstream resource, given back with the pool. Neither copied nor moved, as the pool is
+// neither; empty when made from leave_as_is.
+template <class... Params>
+class pool_callable {
+ public:
+  // Throws what the upstream resource or F's constructor throws (then nothing is kept).
+  template <class F>
+  pool_callable(F&& f, std::pmr::memory_resource* upstream) {
+    using stored = std::decay_t<F>;
+    if constexpr (std::is_same_v<stored, leave_as_is>) {
+      return;
+    } else if constexpr (sizeof(stored) <= sizeof(space_) && alignof(stored) <= alignof(void*)) {
+      ::new (static_cast<void*>(space_)) stored(std::forward<F>(f));
+      ops_ = &in_place_ops<stored>;
+    } else {
+      void* memory = upstream->allocate(sizeof(held<stored>), alignof(held<stored>));
+      OWN_TRY { ::new (memory) held<stored>{std::forward<F>(f), upstream}; }
+      OWN_CATCH_ALL {
+        upstream->deallocate(memory, sizeof(held<stored>), alignof(held<stored>));
+        OWN_RETHROW;
+      }
+      ::new (static_cast<void*>(space_)) void*(memory);
+      ops_ = &held_ops<stored>;
+    }
+  }
+  pool_callable(const pool_callable&) = delete;
+  pool_callable& operator=(const pool_callable&) = delete;
+  ~pool_callable() {
+    if (ops_) ops_->destroy(space_);
+  }
+
+  explicit operator bool() const noexcept { return ops_ != nullptr; }
+  // Precondition: not empty. Const, as std::function's call is: the resetter of a concurrent pool
+  // runs on any thread, so a callable with state guards it itself.
+  void operator()(Params... params) const { ops_->call(space_, params...); }
+
+ private:
+  struct ops {
+    void (*call)(void* space, Params... params);
+    void (*destroy)(void* space) noexcept;
+  };
+  template <class F>
+  struct held {
+    F f;
+    std::pmr::memory_resource* upstream;
+  };
+  template <class F>
+  static F& in_place(void* space) noexcept { return *std::launder(static_cast<F*>(space)); }
+  template <class F>
+  static held<F>& out_of_place(void* space) noexcept { return **std::launder(static_cast<held<F>**>(space)); }
+
+  template <class F>
+  static constexpr ops in_place_ops = {[](void* space, Params... params) { in_place<F>(space)(params...); },
+                                       [](void* space) noexcept { in_place<F>(space).~F(); }};
+  template <class F>
+  static constexpr ops held_ops = {[](void* space, Params... params) { out_of_place<F>(space).f(params...); },
+                                   [](void* space) noexcept {
+                                     held<F>& h = out_of_place<F>(space);
+                                     std::pmr::memory_resource* upstream = h.upstream;
+                                     h.~held<F>();
+                                     upstream->deallocate(&h, sizeof(held<F>), alignof(held<F>));
+                                   }};
+
+  alignas(void*) mutable unsigned char space_[3 * sizeof(void*)];
+  const ops* ops_ = nullptr;
+};
 
 template <class T, class Core>
 struct object_slot final : control_block {
@@ -65,15 +133,14 @@ class object_pool_core {
  public:
   using slot = object_slot<T, object_pool_core>;
   using free_link = typename FreeStack<slot>::link;
-  using creator_type = std::function<void(void* where)>;
-  using resetter_type = std::function<void(T& object)>;
 
-  object_pool_core(std::size_t initial, bool fixed, creator_type creator, resetter_type resetter,
-                   std::pmr::memory_resource* upstream)
-      : creator_(std::move(creator)), resetter_(std::move(resetter)), upstream_(upstream), fixed_(fixed) {
-    if constexpr (!std::is_default_constructible_v<T>) {
-      if (!creator_) throw_exception<std::invalid_argument>("own: an object pool of a type with no default constructor needs a creator");
-    }
+  // MakeAt constructs a T at the address it is given; Reset readies a returned T (or is leave_as_is).
+  template <class MakeAt, class Reset>
+  object_pool_core(std::size_t initial, bool fixed, MakeAt&& make_at, Reset&& reset, std::pmr::memory_resource* upstream)
+      : creator_(std::forward<MakeAt>(make_at), upstream),
+        resetter_(std::forward<Reset>(reset), upstream),
+        upstream_(upstream),
+        fixed_(fixed) {
     if (initial) grow(initial);
   }
   object_pool_core(const object_pool_core&) = delete;
@@ -120,11 +187,7 @@ class object_pool_core {
 
   void reset_object(T& object) noexcept {
     shared_access::forget_shared_from_this(object);
-    if (resetter_) {
-      resetter_(object);
-    } else if constexpr (has_reset_member<T>::value) {
-      object.reset();
-    }
+    if (resetter_) resetter_(object);
   }
 
   std::size_t capacity() const noexcept { return capacity_.load(std::memory_order_relaxed); }
@@ -151,15 +214,7 @@ class object_pool_core {
     OWN_TRY {
       for (; c->count < count; ++c->count) {
         slot* s = ::new (static_cast<void*>(c->slots() + c->count)) slot(this);
-        if constexpr (std::is_default_constructible_v<T>) {
-          if (creator_) {
-            creator_(s->storage);
-          } else {
-            ::new (static_cast<void*>(s->storage)) T();
-          }
-        } else {
-          creator_(s->storage);  // the constructor made sure there is one
-        }
+        creator_(s->storage);
       }
     } OWN_CATCH_ALL {
       for (std::size_t i = c->count; i-- != 0;) c->slots()[i].object()->~T();
@@ -177,8 +232,8 @@ class object_pool_core {
   }
 
   FreeStack<slot> free_{};
-  creator_type creator_;
-  resetter_type resetter_;
+  pool_callable<void*> creator_;
+  pool_callable<T&> resetter_;
   std::pmr::memory_resource* upstream_;
   chunk* chunks_ = nullptr;
   std::atomic<std::size_t> capacity_{0};  // written under the growth lock, read anywhere
