@@ -7,6 +7,8 @@ install(EXPORT own-targets NAMESPACE own:: DESTINATION ${CMAKE_INSTALL_DATADIR}/
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/own)
 # The gdb printers, for `source` from ~/.gdbinit (<own/gdb_printers.hpp> embeds the same script).
 install(FILES gdb/own_printers.py DESTINATION ${CMAKE_INSTALL_DATADIR}/own/gdb)
+# The LLDB formatters, for `command script import` from ~/.lldbinit.
+install(FILES lldb/own_formatters.py DESTINATION ${CMAKE_INSTALL_DATADIR}/own/lldb)
 
 configure_package_config_file(cmake/own-config.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/own-config.cmake

@@ -5,7 +5,7 @@
 set -euo pipefail
 what=${1:-test}
 packages=(cmake ninja-build g++ clang-14 libclang-rt-14-dev googletest libgtest-dev libgmock-dev valgrind pkg-config
-          clang-16 libc++-16-dev libc++abi-16-dev gdb python3 doxygen)
+          clang-16 libc++-16-dev libc++abi-16-dev gdb lldb-16 python3 doxygen)
 if [ "$what" = bench ]; then
   packages+=(libbenchmark-dev libboost-dev libgoogle-perftools-dev libjemalloc-dev libmimalloc-dev
              python3 python3-matplotlib)
