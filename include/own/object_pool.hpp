@@ -148,6 +148,10 @@ creator_for<T, std::decay_t<Creator>> object_creator(Creator&& creator) {
     static_assert(std::is_default_constructible_v<T>,
                   "own: object_pool<T>: T is not default-constructible; give a creator: "
                   "object_pool<T>(n, [] { return T(...); }) or object_pool<T>(n, own::constructor_args(...))");
+  } else if constexpr (std::is_convertible_v<kept, std::pmr::memory_resource*>) {
+    static_assert(!std::is_convertible_v<kept, std::pmr::memory_resource*>,
+                  "own: object_pool<T>: the upstream resource comes after the creator and the resetter: "
+                  "object_pool<T>(n, {}, {}, &upstream)");
   } else {
     static_assert(creates<T, kept>::value,
                   "own: object_pool<T>: the creator must return a T (or what T is constructible from) when "
