@@ -34,6 +34,15 @@ def _atomic(value):
     return value.address.cast(held.pointer()).dereference()
 
 
+# std::atomic's name as gdb spells it: libc++ declares it in an inline namespace (std::__1::atomic).
+_STD_ATOMIC = '^std::(__[a-z0-9_]+::)?atomic<'
+
+
+def _is_std_atomic(type_):
+    tag = type_.strip_typedefs().tag
+    return tag is not None and re.match(_STD_ATOMIC, tag) is not None
+
+
 def _pointer_text(pointer):
     return '0x%x' % int(pointer)
 
@@ -182,7 +191,7 @@ class IntrusivePrinter:
             counter = _ref_counter(pointer.dereference())
             if counter is not None:
                 count = counter['count_']
-                if count.type.strip_typedefs().tag is not None and count.type.strip_typedefs().tag.startswith('std::atomic<'):
+                if _is_std_atomic(count.type):
                     count = _atomic(count)
                 return '%s (use count %d)' % (_type_name(self.value), int(count))
         return _type_name(self.value)
@@ -394,7 +403,8 @@ def _printers():
         ('local_shared_ptr', '^own::local_(shared|weak)_ptr<', LocalPrinter),
         ('managed_ptr', '^own::managed_ptr<', ManagedPrinter),
         ('intrusive_ptr', '^own::intrusive_ptr<', IntrusivePrinter),
-        ('atomic_shared_ptr', '^(own::atomic_(shared|weak)_ptr|std::atomic<own::(shared|weak)_ptr)<', AtomicPrinter),
+        ('atomic_shared_ptr', '^own::atomic_(shared|weak)_ptr<|' + _STD_ATOMIC + 'own::(shared|weak)_ptr<',
+         AtomicPrinter),
         ('snapshot_ptr', '^own::snapshot_ptr<', SnapshotPrinter),
         ('pool', '^own::(concurrent_)?pool$', PoolPrinter),
         ('multipool', '^own::(concurrent_)?multipool$', MultipoolPrinter),

@@ -44,6 +44,9 @@ int main() {
   own::atomic_shared_ptr<int> atomic_empty;
   own::atomic_weak_ptr<int> atomic_weak(weak);
   own::snapshot_ptr<int> snapshot = atomic.snapshot();
+#if __cplusplus >= 202002L
+  std::atomic<own::shared_ptr<int>> std_atomic(own::make_shared<int>(11));  // libc++: std::__1::atomic
+#endif
 
   own::pool pool(64);
   void* a = pool.allocate();
