@@ -24,6 +24,14 @@ class Misuse : public ::testing::Test {
 };
 using MisuseDeathTest = Misuse;
 
+// What std::terminate prints before the message of an uncaught std::runtime_error: libstdc++'s
+// verbose handler, or libc++abi's.
+#if defined(_LIBCPP_VERSION)
+#define OWN_TEST_TERMINATE_RUNTIME_ERROR "terminating due to uncaught exception of type std::runtime_error: "
+#else
+#define OWN_TEST_TERMINATE_RUNTIME_ERROR "terminate called after throwing an instance of 'std::runtime_error'.*\n.*"
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // A deleter, disposer or resetter that throws: own calls them from noexcept code, as std does
 // (std requires deleters not to throw), so the program terminates with the exception's message
@@ -38,7 +46,7 @@ TEST_F(MisuseDeathTest, SharedPtrDeleterThatThrowsTerminates) {
         });
         p.reset();
       },
-      "terminate called after throwing an instance of 'std::runtime_error'.*\n.*deleter failed");
+      OWN_TEST_TERMINATE_RUNTIME_ERROR "deleter failed");
 }
 
 struct throwing_manager {};
