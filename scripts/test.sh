@@ -12,7 +12,8 @@
 #             (so the four compile the C++17/C++20 x gcc/clang matrix, and each runs every test;
 #             among the tests, consumer_find_package configures, builds and installs own as the
 #             README's Install section says on a machine without GoogleTest, then uses the package)
-#   libcxx    clang 16 with libc++ 16, C++20, every test (GoogleTest built from source against libc++)
+#   libcxx    clang 16 with libc++ 16, every test, C++20 then C++17 (presets libcxx, libcxx-cxx17;
+#             GoogleTest built from source against libc++): macOS-style standard libraries
 #   subsets   the tests that make sense without exceptions and/or RTTI, built so (presets
 #             no-exceptions: gcc C++17; no-rtti: gcc C++20; no-exceptions-no-rtti: clang C++17)
 #   fuzz      the ownership fuzzer for $OWN_FUZZ_SECONDS (default 60) seconds (fuzz/run.sh)
@@ -25,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh test
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(docs release asan tsan clang subsets fuzz valgrind)
+[ ${#stages[@]} -gt 0 ] || stages=(docs release asan tsan clang libcxx subsets fuzz valgrind)
 passed=0; failed=0; failed_stages=(); timings=()
 
 # Configures and builds a preset's tests (release without the benchmarks, which CI need not build).
@@ -110,6 +111,7 @@ for stage in "${stages[@]}"; do
     docs) run_docs ;;
     fuzz) run_fuzz ;;
     subsets) for preset in no-exceptions no-rtti no-exceptions-no-rtti; do run_preset "$preset"; done ;;
+    libcxx) for preset in libcxx libcxx-cxx17; do run_preset "$preset"; done ;;
     valgrind) run_valgrind ;;
     *) run_preset "$stage" ;;
   esac
