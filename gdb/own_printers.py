@@ -500,4 +500,17 @@ def register(objfile):
         gdb.xmethod.register_xmethod_matcher(objfile, matcher, replace=True)
 
 
+def _register_with_program(objfile):
+    # gdb asks a program's own printers first, then its libraries', then the global ones; given only
+    # globally, own's would come after libstdc++'s, whose std::atomic printer takes
+    # std::atomic<own::shared_ptr<T>> and fails on it. So the sourced script also gives them to each
+    # program, as the embedded copy is given.
+    if objfile is not None and objfile.filename == gdb.current_progspace().filename:
+        register(objfile)
+
+
 register(gdb.current_objfile())
+if gdb.current_objfile() is None:
+    for loaded in gdb.objfiles():
+        _register_with_program(loaded)
+    gdb.events.new_objfile.connect(lambda event: _register_with_program(event.new_objfile))
