@@ -582,6 +582,29 @@ TEST(ManagedPtrConversion, HousedObjectIsHookedToEnableSharedFromThis) {
   EXPECT_EQ(tracked::live(), 0);
 }
 
+// A managed_ptr made from a shared_ptr gives that block back as it was: an array's element, or an
+// object an aliasing shared_ptr points at, is not hooked to it on the way (std never hooks them).
+struct hookable : own::enable_shared_from_this<hookable> {};
+struct holds_hookable {
+  hookable inner;
+};
+
+TEST(ManagedPtrConversion, BlockGivenBackHooksNothing) {
+  own::shared_ptr<hookable[]> array = own::make_shared<hookable[]>(2);
+  own::managed_ptr<hookable> element = own::shared_ptr<hookable>(array, &array[0]);
+  own::shared_ptr<hookable> back = std::move(element);
+  EXPECT_TRUE(back.owner_equal(array));
+  EXPECT_EQ(array.use_count(), 2);
+  EXPECT_TRUE(array[0].weak_from_this().expired());
+  EXPECT_THROW(array[0].shared_from_this(), std::bad_weak_ptr);
+
+  own::shared_ptr<holds_hookable> outer = own::make_shared<holds_hookable>();
+  own::managed_ptr<hookable> inner = own::shared_ptr<hookable>(outer, &outer->inner);
+  own::shared_ptr<hookable> again = std::move(inner);
+  EXPECT_TRUE(again.owner_equal(outer));
+  EXPECT_TRUE(outer->inner.weak_from_this().expired());
+}
+
 TEST(ManagedPtrConversion, MakeManagedConvertsToSharedForFree) {
   allocation_log log;
   auto m = own::allocate_managed<tracked>(test_allocator<tracked>(&log), 3);

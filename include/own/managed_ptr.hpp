@@ -443,18 +443,21 @@ namespace detail {
 template <class T, class Y, class A>
 shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
   const managed_ptr_deleter d = managed_access::deleter(r);
-  control_block* block = nullptr;
+  Y* const p = r.get();
   if (d.function() == &release_shared_reference) {
-    block = static_cast<control_block*>(d.cookie());
-  } else if (d.object() != nullptr) {
+    // A block given back is as the shared_ptr left it: its object hooked already, or one that must
+    // not be (an array's element, an object an aliasing shared_ptr pointed at).
+    managed_access::detach(r);
+    return shared_access::adopt<T>(p, static_cast<control_block*>(d.cookie()));
+  }
+  control_block* block = nullptr;
+  if (d.object() != nullptr) {
     using housing = managed_block<managed_ptr_deleter, adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
     block = detail::new_block<housing>(alloc, d, alloc);
   }
-  Y* const p = r.get();
   managed_access::detach(r);
-  // As from a unique_ptr, a housed object's enable_shared_from_this base learns its owner (a block
-  // given back already is its owner).
+  // As from a unique_ptr, a housed object's enable_shared_from_this base learns its owner.
   return shared_access::adopt_owner_of<T>(p, block);
 }
 
