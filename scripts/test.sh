@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSL-1.0
-# Builds and runs own's whole test suite in every configuration CI checks, then the fuzzer and
+# Builds and runs own's whole test suite in every configuration CI checks, then the fuzzers and
 # valgrind. Stages (default: all, in this order):
 #   docs      the API reference (scripts/docs.sh): fails on any public declaration without a ///
 #             comment; a few seconds, so it goes first
@@ -16,7 +16,9 @@
 #             GoogleTest built from source against libc++): macOS-style standard libraries
 #   subsets   the tests that make sense without exceptions and/or RTTI, built so (presets
 #             no-exceptions: gcc C++17; no-rtti: gcc C++20; no-exceptions-no-rtti: clang C++17)
-#   fuzz      the ownership fuzzer for $OWN_FUZZ_SECONDS (default 60) seconds (fuzz/run.sh)
+#   fuzz      the three fuzz targets from their seed corpora (fuzz/run.sh): ownership and pool
+#             geometry under ASan+UBSan, 60 s each, the multi-threaded one under TSan, 45 s
+#             ($OWN_FUZZ_SECONDS, if set, for each); prints each one's executions per second
 #   valgrind  memcheck over the release build's test executables (death tests and fork tests
 #             excluded, stress tests shrunk: valgrind runs threads one at a time)
 # Usage: scripts/test.sh [stage ...]     e.g. scripts/test.sh dev, scripts/test.sh tsan fuzz
@@ -70,7 +72,7 @@ run_docs() {
 }
 
 run_fuzz() {
-  if bash fuzz/run.sh "${OWN_FUZZ_SECONDS:-60}"; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_stages+=(fuzz); fi
+  if bash fuzz/run.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_stages+=(fuzz); fi
 }
 
 # nouserintercepts: exception_safety_test replaces operator new/delete itself (over malloc/free);
