@@ -65,9 +65,10 @@ class basic_multipool : public std::pmr::memory_resource {
   basic_multipool(const basic_multipool&) = delete;
   basic_multipool& operator=(const basic_multipool&) = delete;
 
-  // bytes <= max_block_size() and alignment <= alignof(std::max_align_t): a block of the smallest
-  // class that holds `bytes` at that alignment; otherwise upstream. Throws what the pool or upstream
-  // throws.
+  // A block of the smallest class that holds `bytes` (at least `alignment`) at that alignment, if
+  // there is one: alignment <= alignof(std::max_align_t) and that size rounded up to the alignment
+  // <= max_block_size() (so 53 bytes at 16 go upstream when the largest class is 56); otherwise
+  // upstream. Throws what the pool or upstream throws.
   [[nodiscard]] void* allocate(std::size_t bytes, std::size_t alignment = 1) {
     const std::size_t c = class_of(bytes, alignment);
     return c < classes_ ? pools_[c]->allocate() : upstream_requests_.allocate(upstream_, bytes, alignment);
