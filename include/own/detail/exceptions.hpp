@@ -8,9 +8,6 @@
 // the cleanup away, and OWN_RETHROW marks it unreachable.
 #pragma once
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <utility>
 
 #include "slow_path.hpp"
@@ -29,6 +26,10 @@
 #else
 #define OWN_RETHROW std::abort()
 #endif
+// Only where nothing is thrown: the report and the abort.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #endif
 
 namespace own::detail {
