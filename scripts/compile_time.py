@@ -81,7 +81,11 @@ def run(args):
                 wall[i].append(w)
     version = subprocess.run([args.compiler, "--version"], capture_output=True,
                              text=True).stdout.splitlines()[0]
-    return {"compiler": args.compiler, "compiler_version": version, "std": args.std,
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    if subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--", "include"]).returncode != 0:
+        commit += "+dirty"
+    return {"own_commit": commit, "compiler": args.compiler, "compiler_version": version, "std": args.std,
             "reps": args.reps, "date": datetime.date.today().isoformat(),
             "rows": [{"label": label, "headers": headers, "lines": lines[i], "cpu_s": cpu[i],
                       "wall_s": wall[i]} for i, (label, headers) in enumerate(rows)]}
@@ -95,11 +99,11 @@ def markdown(raw):
     memory = next(median_cpu[i] for i, r in enumerate(rows) if r["label"] == "<memory>")
     boost = next((median_cpu[i] for i, r in enumerate(rows) if r["label"].startswith("Boost")), None)
     out = ["Each row is a translation unit that only includes the header, compiled with `%s -std=%s -O2` "
-           "(%s) %d times, the rows taking turns, on %s. CPU is the compiler's user + system time (which "
+           "(%s) %d times, the rows taking turns, on %s, at own %s (not necessarily the benchmarks' run). CPU is the compiler's user + system time (which "
            "the machine's other load disturbs less than wall time); both columns are medians, and the "
            "ratios are of CPU time to `<memory>`'s%s in the same run. Measured by "
            "`scripts/compile_time.py`.\n" % (raw["compiler"], raw["std"], raw["compiler_version"], raw["reps"],
-                                              raw["date"], " and to Boost's" if boost else "")]
+                                              raw["date"], raw.get("own_commit", "?"), " and to Boost's" if boost else "")]
     header = "| header | CPU ms | wall ms | lines after preprocessing | ÷ `<memory>` |"
     rule = "|---|---|---|---|---|"
     if boost:

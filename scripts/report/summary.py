@@ -146,10 +146,10 @@ def missing_summary(rows):
 def machine_section(machine, rows, results_dir):
     ctx = {}
     for fname in sorted(os.listdir(results_dir)):
-        if fname.endswith(".json") and fname != "machine.json":
+        if fname.endswith(".json") and fname not in ("machine.json", "compile_time.json"):
             with open(os.path.join(results_dir, fname)) as f:
                 ctx = json.load(f).get("context", {})
-            break
+            break  # the first benchmark run's: Google Benchmark's view of the machine
     caches = ", ".join(f"L{c['level']} {c['type'].lower()} {c['size'] // 1024} KiB"
                        + (f" ×{ctx['num_cpus'] // c['num_sharing']}" if c.get("num_sharing") else "")
                        for c in ctx.get("caches", []))
