@@ -88,7 +88,7 @@ struct shared_state {
       : upstream(std::size_t{256} << 20),
         pool(std::in_place, block_size, options, &upstream),
         multipool(std::in_place, multipool_max, options, &upstream),
-        objects(std::in_place, 2, own::constructor_args<>(), [](auto&) {}, &upstream),
+        objects(std::in_place, 2, own::constructor_args<>(), own::call_reset, &upstream),
         cells(std::in_place) {}
 
   fuzz::bounded_resource upstream;

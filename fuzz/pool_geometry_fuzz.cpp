@@ -447,9 +447,9 @@ class object_pool_program {
     const std::size_t refusals = upstream_.refusals();
     try {
       if (fixed) {
-        pool_.emplace(count, own::fixed_capacity, own::constructor_args<>(), [](auto&) {}, &upstream_);
+        pool_.emplace(count, own::fixed_capacity, own::constructor_args<>(), own::call_reset, &upstream_);
       } else {
-        pool_.emplace(count, own::constructor_args<>(), [](auto&) {}, &upstream_);
+        pool_.emplace(count, own::constructor_args<>(), own::call_reset, &upstream_);
       }
     } catch (const std::bad_alloc&) {
       // Upstream refused, or the pool itself because the objects would not fit upstream's budget

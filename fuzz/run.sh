@@ -40,10 +40,16 @@ for target in "${targets[@]}"; do
   # -timeout: one input running longer than 10 s is a hang; -rss_limit_mb keeps a runaway input from
   # taking the shared machine down (the geometry fuzzer's upstream also refuses beyond 64 MiB out).
   # TSan stops at the first report; the suppressions cover libFuzzer's own coverage counters.
+  # A failed check on one thread while others run can deadlock ThreadSanitizer's reporting inside
+  # libFuzzer's abort handler (seen once: the process slept, and -timeout's signal never got in),
+  # so the run also has a wall-clock bound of its own, two minutes past its time.
   status=0
+  limit=${seconds:-${default_seconds[$target]}}
+  wall=()
+  [ "$limit" -eq 0 ] || wall=(timeout --kill-after=10 $((limit + 120)))
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/fuzz/tsan_suppressions.txt" \
-    "$out/${target}_fuzz" "$out/corpus" "fuzz/corpus/$target" -max_total_time="${seconds:-${default_seconds[$target]}}" \
+    "${wall[@]}" "$out/${target}_fuzz" "$out/corpus" "fuzz/corpus/$target" -max_total_time="$limit" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
