@@ -89,26 +89,34 @@ inline constexpr std::uintptr_t remote_state_mask = 3;
 // look at.
 inline constexpr std::uint32_t heap_full_bit = std::uint32_t{1} << 31;
 
+// Three cache lines, by who writes them: a thread that frees a block into another thread's page
+// reads the first and writes the third, and never touches the line the owner writes on every
+// allocation and free (with `owner` beside `free` and `used`, each remote free's read made the
+// owner's next write miss).
 struct heap_page {
-  // The owner's.
-  heap_block* free = nullptr;
-  std::uint32_t used = 0;
-  std::uint32_t block_size = 0;
+  // Written only when the page changes hands; read by every free.
   std::atomic<thread_heap*> owner{nullptr};  // null once orphaned; read by any thread (relaxed)
-  char* bump = nullptr;                      // [bump, end): never handed out yet
+  std::uint32_t block_size = 0;
+  std::uint16_t size_class = 0;
+  std::uint64_t generation = 0;  // the owner's generation (see thread_heap); read on slow paths only
+  // The owner's.
+  alignas(64) heap_block* free = nullptr;
+  std::uint32_t used = 0;
+  bool armed = false;    // the owner set `remote` to full, and no free has reawakened the page since
+  bool pending = false;  // may be on (or about to be pushed to) the owner's reawakened stack
+  char* bump = nullptr;  // [bump, end): never handed out yet
   char* end = nullptr;
   heap_page* prev = nullptr;  // in the owner's available or full list, or the orphan list
   heap_page* next = nullptr;
-  std::uint16_t size_class = 0;
-  bool armed = false;    // the owner set `remote` to full, and no free has reawakened the page since
-  bool pending = false;  // may be on (or about to be pushed to) the owner's reawakened stack
+  std::int64_t freed_at = 0;  // while free and resident: when it became so (heap_now)
   // Other threads'.
   alignas(64) std::atomic<std::uintptr_t> remote{remote_normal};
   heap_page* reawakened_next = nullptr;
-  std::uint64_t generation = 0;  // the owner's generation (see thread_heap); read on slow paths only
-  std::int64_t freed_at = 0;     // while free and resident: when it became so (heap_now)
 };
-static_assert(sizeof(heap_page) <= heap_data_alignment, "a page's header fits before its data");
+// Where a page's blocks start: past its header, on a boundary of the strictest class alignment.
+inline constexpr std::size_t heap_page_data_offset = 256;
+static_assert(sizeof(heap_page) <= heap_page_data_offset, "a page's header fits before its data");
+static_assert(heap_page_data_offset % heap_data_alignment == 0, "a page's data is aligned for every class");
 
 inline heap_page* heap_page_of(const void* block) noexcept {
   return reinterpret_cast<heap_page*>(reinterpret_cast<std::uintptr_t>(block) & ~(heap_page_size - 1));
@@ -408,8 +416,8 @@ inline heap_page* heap_acquire_page_locked(std::size_t size_class) {
   auto* page = ::new (memory) heap_page();
   page->block_size = heap_class_sizes[size_class];
   page->size_class = static_cast<std::uint16_t>(size_class);
-  page->bump = memory + heap_data_alignment;
-  page->end = page->bump + (heap_page_size - heap_data_alignment) / page->block_size * page->block_size;
+  page->bump = memory + heap_page_data_offset;
+  page->end = page->bump + (heap_page_size - heap_page_data_offset) / page->block_size * page->block_size;
   return page;
 }
 
