@@ -15,17 +15,21 @@ using own::detail::value_identity;
 
 namespace {
 
-TEST(ContentionBackoff, OnlyARetryOfWhatTheLastFailureHandedBackCounts) {
+TEST(ContentionBackoff, OnlyARetryOfWhatTheLastFailureHandedBackPauses) {
   int a = 0, b = 0, c = 0;
   contention_backoff::after_success();
+  const auto paused = contention_backoff::paused_steps();
   contention_backoff::after_failure({&a, nullptr}, {&b, nullptr});  // a first attempt
   EXPECT_EQ(contention_backoff::consecutive_losses(), 0u);
   contention_backoff::after_failure({&a, nullptr}, {&b, nullptr});  // `a` again: not a retry
   EXPECT_EQ(contention_backoff::consecutive_losses(), 0u);
+  EXPECT_EQ(contention_backoff::paused_steps(), paused);
   contention_backoff::after_failure({&b, nullptr}, {&c, nullptr});  // retried with `b`, lost again
   EXPECT_EQ(contention_backoff::consecutive_losses(), 1u);
+  EXPECT_EQ(contention_backoff::paused_steps(), paused + 1);
   contention_backoff::after_failure({&c, &a}, {&a, nullptr});  // same pointer, another block
   EXPECT_EQ(contention_backoff::consecutive_losses(), 0u);
+  EXPECT_EQ(contention_backoff::paused_steps(), paused + 1);
 }
 
 TEST(ContentionBackoff, LossesInARowAreBoundedAndASuccessEndsThem) {
@@ -34,7 +38,10 @@ TEST(ContentionBackoff, LossesInARowAreBoundedAndASuccessEndsThem) {
   contention_backoff::after_failure({&values[0], nullptr}, {&values[1], nullptr});
   unsigned most = 0;
   for (int i = 1; i < 19; ++i) {
+    const auto before = contention_backoff::paused_steps();
+    const unsigned losses = contention_backoff::consecutive_losses();
     contention_backoff::after_failure({&values[i], nullptr}, {&values[i + 1], nullptr});
+    EXPECT_EQ(contention_backoff::paused_steps() - before, 1ull << losses);  // doubling
     EXPECT_GE(contention_backoff::consecutive_losses(), most);
     most = contention_backoff::consecutive_losses();
   }
@@ -67,11 +74,13 @@ TEST(ContentionBackoff, CompareExchangeUsedAsATestNeverWaits) {
   // is the empty one, never the value a failure handed back, so no call waits.
   own::atomic_shared_ptr<int> slot(own::make_shared<int>(1));
   contention_backoff::after_success();
+  const auto paused = contention_backoff::paused_steps();
   for (int i = 0; i < 100; ++i) {
     own::shared_ptr<int> empty;
     EXPECT_FALSE(slot.compare_exchange_strong(empty, own::make_shared<int>(2)));
     EXPECT_EQ(contention_backoff::consecutive_losses(), 0u);
   }
+  EXPECT_EQ(contention_backoff::paused_steps(), paused);
 }
 
 TEST(ContentionBackoff, ACompareExchangeLoopThatKeepsLosingWaitsLonger) {
@@ -79,12 +88,14 @@ TEST(ContentionBackoff, ACompareExchangeLoopThatKeepsLosingWaitsLonger) {
   own::atomic_shared_ptr<int> counter(own::make_shared<int>(0));
   contention_backoff::after_success();
   own::shared_ptr<int> seen = counter.load();
+  const auto paused = contention_backoff::paused_steps();
   for (int round = 1; round <= 4; ++round) {
     counter.store(own::make_shared<int>(100 + round));  // the other thread wins
     EXPECT_FALSE(counter.compare_exchange_weak(seen, own::make_shared<int>(*seen + 1)));
     EXPECT_EQ(*seen, 100 + round);                        // handed back the winner's value
     EXPECT_EQ(contention_backoff::consecutive_losses(), static_cast<unsigned>(round - 1));
   }
+  EXPECT_EQ(contention_backoff::paused_steps() - paused, 1u + 2u + 4u);  // rounds 2, 3 and 4
   EXPECT_TRUE(counter.compare_exchange_weak(seen, own::make_shared<int>(*seen + 1)));
   EXPECT_EQ(contention_backoff::consecutive_losses(), 0u);
   EXPECT_EQ(*counter.load(), 105);

@@ -71,9 +71,10 @@
 ///    the protection (allocating may run user code, see hazard_slots::guard), kept across retries,
 ///    and freed unused on failure. A failure that retries the value the thread's previous failure
 ///    handed back (a CAS loop that lost again) pauses before returning, twice as long at each loss
-///    in a row up to 64 pause instructions (detail/contention_backoff.hpp): the winner's next round
-///    then runs alone. Measured on 2 cores, a CAS-loop counter went from 8x its one-thread cost to
-///    1.5x. A failing CAS that is not such a retry never pauses.
+///    in a row up to 64 spin hints (x86 pause, AArch64 yield; never a system call; see
+///    detail/contention_backoff.hpp): the winner's next round then runs alone. Measured on 2 cores
+///    (x86), a CAS-loop counter went from 8x its one-thread cost to 1.5x. A failing CAS that is not
+///    such a retry does not pause.
 ///  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
 ///    with the node still protected, so it cannot be freed and its address reused while we sleep:
 ///    any store changes the pointer, and no notify can be missed.

@@ -7,8 +7,11 @@
 // finish its next round alone, as a lock's waiters do.
 //
 // Only a retry pauses: a CAS whose expected value is the very one the thread's last failed CAS
-// handed back. A CAS used as a test ("set if empty") that fails because the value differs passes
-// the same expected value again, not the one it got back, and never waits.
+// handed back (the same stored pointer and block; should that value have died and its memory been
+// reused for the value passed now, that counts too, and costs one bounded wait). A CAS used as a
+// test ("set if empty") that fails because the value differs passes the same expected value
+// again, not the one it got back, and does not wait. The pause is spin_pause (x86's pause,
+// AArch64's yield hint), never a system call.
 #pragma once
 
 #include "cpu_relax.hpp"
@@ -30,7 +33,9 @@ class contention_backoff {
   static void after_failure(value_identity tried, value_identity current) noexcept {
     state& s = thread_state();
     if (s.has_current && s.current == tried) {
-      for (unsigned i = 0, steps = 1u << s.losses; i < steps; ++i) cpu_relax();
+      const unsigned steps = 1u << s.losses;
+      for (unsigned i = 0; i < steps; ++i) spin_pause();
+      s.paused += steps;
       if (s.losses < max_doublings) ++s.losses;
     } else {
       s.losses = 0;
@@ -43,21 +48,24 @@ class contention_backoff {
     s.losses = 0;
     s.has_current = false;
   }
-  // This thread's retries lost in a row, which its next lost retry pauses 2^n steps for (tests).
+  // This thread's retries lost in a row, which its next lost retry pauses 2^n steps for, and the
+  // steps it has paused in all (for tests).
   static unsigned consecutive_losses() noexcept { return thread_state().losses; }
+  static unsigned long long paused_steps() noexcept { return thread_state().paused; }
 
  private:
-  // At most 2^6 pauses in a row, a few microseconds: enough for a winner's round, short beside a
-  // time slice.
+  // At most 2^6 pauses per lost retry, a few microseconds: enough for a winner's round, short
+  // beside a time slice.
   static constexpr unsigned max_doublings = 6;
 
   struct state {
     value_identity current;
     bool has_current;
     unsigned losses;
+    unsigned long long paused;
   };
   static state& thread_state() noexcept {
-    static thread_local state s{{nullptr, nullptr}, false, 0};
+    static thread_local state s{{nullptr, nullptr}, false, 0, 0};
     return s;
   }
 };

@@ -3,8 +3,7 @@
 //
 // A page is 64 KiB, aligned to its size, so that a block finds its page by masking its address (no
 // per-block header or pointer back). It holds blocks of one size class for one thread (its owner);
-// its header sits in its first 128 bytes, the owner's fields in the first cache line and the field
-// other threads write (`remote`) in the second.
+// its header sits in its first 256 bytes, on three cache lines by writer (see heap_page).
 //
 // Pages come from the operating system in regions of 64 (mmap) and are kept by one global list when
 // free. A free page goes back to the system (madvise(MADV_DONTNEED), one call per run of adjacent
