@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // One step of a spin-wait: a hint that the core is waiting for another thread (x86's pause lets
 // the sibling hyper-thread run and avoids the memory-order flush on leaving the loop); elsewhere, a
-// yield of the thread. And the yield itself, for a wait that may be on a preempted thread.
+// yield of the thread. And its two halves alone: the yield, for a wait that may be on a preempted
+// thread, and the core's hint (spin_pause), for a back-off that must not leave the core.
 #pragma once
 
 #include <sched.h>
@@ -27,7 +28,7 @@ inline void spin_pause() noexcept {
 
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
+  spin_pause();
 #else
   yield_thread();
 #endif
