@@ -185,18 +185,22 @@ TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
   std::atomic<counted_node*> src{&nodes[0]};
   std::atomic<bool> done{false};
   std::atomic<long> reads{0};
+  std::atomic<int> reading{0};  // readers that have read once
   auto reader = [&] {
     long n = 0;
     while (!done.load()) {
       hazard_slots::guard guard;
       counted_node* node = guard.protect(src);
       ASSERT_EQ(node->reclaimed.load(), 0);
-      ++n;
+      if (++n == 1) ++reading;
     }
     reads += n;
   };
   std::thread readers[2] = {std::thread(reader), std::thread(reader)};
   std::thread writer([&] {
+    // Started before the readers ran, the writer once finished all its replacements (14 ms) with
+    // no read among them: it waits for both, so that reads and replacements always overlap.
+    while (reading.load() < 2) std::this_thread::yield();
     for (int i = 1; i <= replacements; ++i) replace(src, &nodes[static_cast<std::size_t>(i)]);
     done = true;
   });
