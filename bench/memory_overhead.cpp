@@ -6,7 +6,9 @@
 //     new/delete, unique_ptr(new), make_unique, shared_ptr(new) and make_shared; std and own; plus
 //     own's pooled forms (make_shared_object_with_alloc on an own::pool, allocate_managed on an
 //     own::pool, own::object_pool) and own's managed_ptr (make_managed), set beside make_unique, its
-//     std counterpart. Rows: exp3/<form>/<impl>, time per create+destroy.
+//     std counterpart. The pools are sized for what they hold (housed_block_size); own_pool_addressed
+//     draws from a findable_by_address pool through own::addressed_pool_allocator, whose blocks keep
+//     no pool pointer. Rows: exp3/<form>/<impl>, time per create+destroy.
 // (b) Memory overhead: 100,000 live objects made each way; bytes of C heap per object (mallinfo2
 //     delta, allocator headers and pool slack included) plus sizeof the pointer.
 //     Rows: exp3/bytes_<form>/<impl>, counters heap_per_object, pointer, total.
@@ -25,8 +27,6 @@
 namespace {
 
 using own_bench::keep;
-
-constexpr std::size_t pool_block = 64;  // room for an int and any of own's count blocks
 
 std::int64_t loop_count() { return own_bench::scaled<std::int64_t>(100000000, 2000000); }
 
@@ -66,7 +66,18 @@ struct floor_make {
 // thread-local access, does not pay per object.
 #ifdef OWN_BENCH_HAS_POOL
 [[maybe_unused]] own::pool& int_pool() {
-  static own::pool pool(pool_block);
+  static own::pool pool(own::housed_block_size<int, own::pool*>);
+  return pool;
+}
+#endif
+#ifdef OWN_BENCH_HAS_ADDRESSED_POOL_ALLOCATOR
+using addressed_int_allocator = own::addressed_pool_allocator<int, own::pool>;
+own::pool& addressed_int_pool() {
+  static own::pool pool(own::housed_block_size<int, addressed_int_allocator>, [] {
+    own::pool_options options;
+    options.findable_by_address = true;
+    return options;
+  }());
   return pool;
 }
 #endif
@@ -82,6 +93,12 @@ struct own_make_shared {
 struct own_make_shared_pool {
   static inline own::pool& pool = int_pool();
   static own::shared_ptr<int> make(int i) { return own::make_shared_object_with_alloc<int>(&pool, i); }
+};
+#endif
+#ifdef OWN_BENCH_HAS_ADDRESSED_POOL_ALLOCATOR
+struct own_make_shared_addressed {
+  static inline const addressed_int_allocator alloc{&addressed_int_pool()};
+  static own::shared_ptr<int> make(int i) { return own::make_shared_object_with_alloc<int>(alloc, i); }
 };
 #endif
 #endif
@@ -184,6 +201,11 @@ const own_bench::registration registered([] {
   add<own_make_shared_pool>("make_shared", "own_pool");
 #else
   add_missing("make_shared", "own_pool", "own/pool.hpp");
+#endif
+#ifdef OWN_BENCH_HAS_ADDRESSED_POOL_ALLOCATOR
+  add<own_make_shared_addressed>("make_shared", "own_pool_addressed");
+#else
+  add_missing("make_shared", "own_pool_addressed", "own/addressed_pool_allocator.hpp");
 #endif
 #else
   add_missing("shared_ptr_new", "own", "own/shared_ptr.hpp");

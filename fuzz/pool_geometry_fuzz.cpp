@@ -14,6 +14,7 @@
 // for, no more. Built in checked mode, so the pools' own consistency checks run too.
 //
 // Build and run: fuzz/run.sh (clang++-14 -fsanitize=fuzzer,address,undefined -DOWN_CHECKED).
+#include <own/addressed_pool_allocator.hpp>
 #include <own/concurrent_pool.hpp>
 #include <own/multipool.hpp>
 #include <own/object_pool.hpp>
@@ -55,6 +56,7 @@ own::pool_options read_options(FuzzedDataProvider& in) {
   }
   o.thread_cache_blocks = in.ConsumeBool() ? 0 : fuzz::edgy_size(in, 512);
   o.name = in.ConsumeBool() ? "fuzzed" : nullptr;
+  o.findable_by_address = in.ConsumeBool();
   return o;
 }
 
@@ -164,10 +166,13 @@ class pool_program {
   bool make(std::size_t size, const own::pool_options& options, bool may_refuse) {
     const bool bad_alignment = options.alignment != 0 && !fuzz::power_of_two(options.alignment);
     const bool bad_magazine = concurrent && magazine_wraps(options);
+    // A findable_by_address pool refuses a block (or, for a multipool, a largest class) that does
+    // not fit a span beside its headers, and must take any up to a quarter of one.
+    const bool beyond_span = options.findable_by_address && (size > own::pool_span / 4 || options.alignment > own::pool_span / 4);
     try {
       pool_.emplace(size, options, &upstream_);
     } catch (const std::invalid_argument&) {
-      FUZZ_REQUIRE(bad_alignment, "alignment %zu refused", options.alignment);
+      FUZZ_REQUIRE(bad_alignment || beyond_span, "size %zu, alignment %zu refused", size, options.alignment);
       return false;
     } catch (const std::bad_alloc&) {
       FUZZ_REQUIRE(!bad_alignment, "a bad alignment gives std::invalid_argument");
@@ -178,6 +183,15 @@ class pool_program {
     FUZZ_REQUIRE(!bad_magazine, "a magazine of %zu blocks accepted", options.thread_cache_blocks);
     FUZZ_REQUIRE(pool_->upstream_resource() == &upstream_);
     return true;
+  }
+
+  // A findable_by_address pool's block leads back to the pool from its first and last byte.
+  void check_found(const void* block, std::size_t bytes) const {
+    if (!pool_->findable_by_address()) return;
+    using finder = own::addressed_pool_allocator<char, Pool>;
+    const auto* last = static_cast<const char*>(block) + (bytes ? bytes - 1 : 0);
+    FUZZ_REQUIRE(finder::from_address(block).pool() == &*pool_ && finder::from_address(last).pool() == &*pool_,
+                 "block %p of %zu bytes does not lead back to its pool", block, bytes);
   }
 
   // The program: steps from the input, each checked, then every block given back.
@@ -303,6 +317,7 @@ class block_pool_program : public pool_program<block_pool_program<Pool>, Pool> {
     void* p = nullptr;
     if (strongly([&] { p = pool_->allocate(); }, huge_chunks_)) return;
     FUZZ_REQUIRE(reinterpret_cast<std::uintptr_t>(p) % pool_->block_alignment() == 0, "block %p misaligned", p);
+    this->check_found(p, pool_->block_size());
     blocks_.add(p, {pool_->block_size(), 0, false, 0});
     peak_ = std::max(peak_, blocks_.pooled());
     if (reserved_ > 0) {
@@ -404,6 +419,7 @@ class multipool_program : public pool_program<multipool_program<Multipool>, Mult
       return;
     }
     FUZZ_REQUIRE(reinterpret_cast<std::uintptr_t>(p) % alignment == 0, "%p for %zu bytes aligned to %zu", p, bytes, alignment);
+    if (pooled) this->check_found(p, bytes);
     blocks_.add(p, {bytes, alignment, !pooled, 0});
     if (!pooled) ++upstream_requests_;
   }

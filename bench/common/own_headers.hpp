@@ -4,6 +4,10 @@
 // (bench_common.hpp's missing()), so the report names it instead of leaving it out.
 #pragma once
 
+#if __has_include(<own/addressed_pool_allocator.hpp>)
+#include <own/addressed_pool_allocator.hpp>
+#define OWN_BENCH_HAS_ADDRESSED_POOL_ALLOCATOR 1
+#endif
 #if __has_include(<own/atomic_shared_ptr.hpp>)
 #include <own/atomic_shared_ptr.hpp>
 #define OWN_BENCH_HAS_ATOMIC_SHARED_PTR 1

@@ -61,12 +61,18 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   /// std::invalid_argument if options.alignment is not 0 or a power of two, and std::bad_alloc if the
   /// rounded-up block size, or a magazine of options.thread_cache_blocks blocks, does not fit a
   /// std::size_t.
+  /// With options.findable_by_address, also std::invalid_argument if a block does not fit a span.
   explicit concurrent_pool(std::size_t block_size, pool_options options = {},
                            std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+      : concurrent_pool(block_size, options, upstream, detail::found_at{this}) {}
+  /// As above, for a multipool's size class: spans name `found.address` (the multipool) rather than
+  /// this pool.
+  concurrent_pool(std::size_t block_size, const pool_options& options, std::pmr::memory_resource* upstream,
+                  detail::found_at found)
       : stamp_(detail::new_pool_id()),
         registry_(depot_, stamp_),
         depot_(detail::block_geometry::make(block_size, sizeof(detail::free_block), options.alignment), options,
-               upstream, "own::concurrent_pool", this) {}
+               upstream, "own::concurrent_pool", this, found.address) {}
   concurrent_pool(const concurrent_pool&) = delete;
   concurrent_pool& operator=(const concurrent_pool&) = delete;
 
@@ -129,6 +135,8 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   std::size_t block_size() const noexcept { return depot_.chunks().block_size(); }
   /// The alignment of every block.
   std::size_t block_alignment() const noexcept { return depot_.chunks().block_alignment(); }
+  /// Whether the pool was made findable_by_address (pool_options), for own::addressed_pool_allocator.
+  bool findable_by_address() const noexcept { return depot_.chunks().findable_by_address(); }
   /// Where chunks, magazines and requests larger than a block come from.
   std::pmr::memory_resource* upstream_resource() const noexcept { return depot_.chunks().upstream(); }
 

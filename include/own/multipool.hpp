@@ -39,10 +39,11 @@ class multipool : public detail::basic_multipool<pool> {
   /// The allocator that reaches this multipool with no virtual call.
   using allocator_type = pool_allocator<std::byte, multipool>;
 
-  /// Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
+  /// Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment (or, with
+  /// options.findable_by_address, a max_block_size too large for an own::pool_span).
   explicit multipool(std::size_t max_block_size = 1024, const pool_options& options = {},
                      std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
-      : basic_multipool(max_block_size, options, upstream) {}
+      : basic_multipool(max_block_size, options, upstream, this) {}
 };
 
 /// Thread-safe; a block may be freed on any thread. `upstream` must be thread-safe.
@@ -51,10 +52,11 @@ class concurrent_multipool : public detail::basic_multipool<concurrent_pool> {
   /// The allocator that reaches this multipool with no virtual call.
   using allocator_type = pool_allocator<std::byte, concurrent_multipool>;
 
-  /// Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment.
+  /// Throws std::bad_alloc, or std::invalid_argument for a bad options.alignment (or, with
+  /// options.findable_by_address, a max_block_size too large for an own::pool_span).
   explicit concurrent_multipool(std::size_t max_block_size = 1024, const pool_options& options = {},
                                 std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
-      : basic_multipool(max_block_size, options, upstream) {}
+      : basic_multipool(max_block_size, options, upstream, this) {}
 };
 
 }  // namespace own

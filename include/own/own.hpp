@@ -10,6 +10,7 @@
 
 #include "detail/cxx17_required.hpp"  // first, so that C++14 gets one error, not hundreds
 
+#include "addressed_pool_allocator.hpp"
 #include "atomic_shared_ptr.hpp"
 #include "concurrent_pool.hpp"
 #include "heap.hpp"

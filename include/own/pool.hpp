@@ -48,10 +48,15 @@ class pool : public detail::block_resource<pool> {
   /// a pointer). No memory is taken until the first allocation or reserve(). Throws
   /// std::invalid_argument if options.alignment is not 0 or a power of two, and std::bad_alloc if the
   /// rounded-up block size does not fit a std::size_t.
+  /// With options.findable_by_address, also std::invalid_argument if a block does not fit a span.
   explicit pool(std::size_t block_size, pool_options options = {},
                 std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+      : pool(block_size, options, upstream, detail::found_at{this}) {}
+  /// As above, for a multipool's size class: spans name `found.address` (the multipool) rather than
+  /// this pool.
+  pool(std::size_t block_size, const pool_options& options, std::pmr::memory_resource* upstream, detail::found_at found)
       : chunks_(detail::block_geometry::make(block_size, sizeof(detail::free_block), options.alignment), options,
-                upstream, "own::pool", this) {}
+                upstream, "own::pool", this, found.address) {}
   pool(const pool&) = delete;
   pool& operator=(const pool&) = delete;
   /// Returns every chunk upstream. Checked mode: aborts, with the count, if blocks are still in use.
@@ -85,7 +90,7 @@ class pool : public detail::block_resource<pool> {
   using std::pmr::memory_resource::deallocate;
 
   /// Makes sure the next `blocks` calls of allocate() need no upstream allocation: at most one chunk
-  /// is added. Throws what upstream throws; the pool is then unchanged. O(free blocks).
+  /// is added (for a findable_by_address pool, as many spans as hold them). Throws what upstream throws; the pool is then unchanged. O(free blocks).
   void reserve(std::size_t blocks) {
     const std::size_t available = free_count() + chunks_.uncarved();
     if (available < blocks) chunks_.grow(blocks - available);
@@ -101,6 +106,8 @@ class pool : public detail::block_resource<pool> {
   std::size_t block_size() const noexcept { return chunks_.block_size(); }
   /// The alignment of every block.
   std::size_t block_alignment() const noexcept { return chunks_.block_alignment(); }
+  /// Whether the pool was made findable_by_address (pool_options), for own::addressed_pool_allocator.
+  bool findable_by_address() const noexcept { return chunks_.findable_by_address(); }
   /// Where chunks, and requests larger than a block, come from.
   std::pmr::memory_resource* upstream_resource() const noexcept { return chunks_.upstream(); }
 

@@ -21,6 +21,11 @@
 
 namespace own {
 
+/// The bytes of every chunk of a pool made with pool_options::findable_by_address: each chunk is one
+/// span, aligned to its size, that starts with the address of the pool, so that the pool is found from
+/// any of its blocks by masking the block's address (the way own's default heap finds a page).
+inline constexpr std::size_t pool_span = std::size_t{1} << 16;
+
 /// How a pool sizes the chunks it takes from upstream.
 enum class pool_growth {
   /// Each chunk twice the previous one, up to max_chunk_blocks.
@@ -45,6 +50,13 @@ struct pool_options {
   /// (a pointer per block, plus one) does not fit a std::size_t, and a magazine too large for
   /// upstream makes a thread's first allocate() throw what upstream throws.
   std::size_t thread_cache_blocks = 0;
+  /// Whether the pool can be found from its blocks' addresses, so that own::addressed_pool_allocator
+  /// can draw from it and own's control blocks then keep no pointer to the pool. Every chunk is then one
+  /// own::pool_span, aligned to its size: growth, initial_chunk_blocks and max_chunk_blocks are ignored,
+  /// upstream must honour the alignment (every std::pmr resource does; a monotonic arena pads up to a
+  /// span per chunk), and the pool's constructor throws std::invalid_argument if a block does not fit
+  /// in a span beside the span's header.
+  bool findable_by_address = false;
   /// Shown in checked-mode reports ("own::pool 'name' at 0x…"; without one, "unnamed own::pool at
   /// 0x…"); not copied, must outlive the pool.
   const char* name = nullptr;

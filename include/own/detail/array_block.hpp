@@ -15,7 +15,7 @@
 
 #include "block_allocation.hpp"
 #include "control_block.hpp"
-#include "ebo_storage.hpp"
+#include "allocator_storage.hpp"
 #include "exceptions.hpp"
 #include "inplace_block.hpp"
 
@@ -46,8 +46,8 @@ inline constexpr std::size_t array_block_alignment =
 // StaticCount: the number of B for a U[N]; 0 for a length known at run time. Header: the block's
 // base class, as inplace_block's (local_block_header for make_local_shared's arrays).
 template <class B, class A, construct_with How, std::size_t StaticCount, class Header = control_block>
-class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticCount> {
-  using allocator_storage = ebo_storage<A, 0>;
+class array_block final : public Header, allocator_storage<A, 0>, array_length<StaticCount> {
+  using allocator_base = allocator_storage<A, 0>;
   using element_allocator = rebind_alloc_t<A, B>;
 
  public:
@@ -56,7 +56,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
   // where there is something to copy: make_shared<std::mutex[]>(n) needs none.
   template <class Pattern>
   array_block(const A& a, std::size_t length, Pattern pattern, std::size_t pattern_length)
-      : Header(&ops), allocator_storage(a), array_length<StaticCount>(length) {
+      : Header(&ops), allocator_base(a), array_length<StaticCount>(length) {
     std::size_t made = 0;
     OWN_TRY {
       for (; made < length; ++made) construct_element(elements() + made, pattern, made, pattern_length);
@@ -96,7 +96,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
     if constexpr (How == construct_with::default_init) {
       ::new (static_cast<void*>(p)) B;
     } else if constexpr (How == construct_with::allocator) {
-      element_allocator ea(allocator_storage::get());
+      element_allocator ea(allocator_base::get());
       std::allocator_traits<element_allocator>::construct(ea, p);
     } else {
       ::new (static_cast<void*>(p)) B();
@@ -105,7 +105,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
   // A copy of the pattern's value for this index (the _for_overwrite forms take no initial value).
   void construct_element(B* p, const B* pattern, std::size_t index, std::size_t pattern_length) {
     if constexpr (How == construct_with::allocator) {
-      element_allocator ea(allocator_storage::get());
+      element_allocator ea(allocator_base::get());
       std::allocator_traits<element_allocator>::construct(ea, p, pattern[index % pattern_length]);
     } else {
       ::new (static_cast<void*>(p)) B(pattern[index % pattern_length]);
@@ -113,7 +113,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
   }
 
   void destroy_elements(std::size_t count) noexcept {
-    element_allocator ea(allocator_storage::get());
+    element_allocator ea(allocator_base::get());
     B* first = elements();
     while (count != 0) {
       B* p = first + --count;
@@ -129,7 +129,7 @@ class array_block final : public Header, ebo_storage<A, 0>, array_length<StaticC
   static void dispose(control_block* b) noexcept { self(b)->destroy_elements(self(b)->length()); }
   static void destroy(control_block* b) noexcept {
     array_block* block = self(b);
-    rebind_alloc_t<A, unit> ua(std::move(block->allocator_storage::get()));
+    rebind_alloc_t<A, unit> ua(block->allocator_base::get());
     const std::size_t units = units_for(block->length());
     block->~array_block();
     detail::deallocate_raw(ua, static_cast<unit*>(static_cast<void*>(block)), units);

@@ -18,6 +18,11 @@
 #include "log2.hpp"
 #include "upstream_tally.hpp"
 
+namespace own {
+template <class T, class Pool>
+class addressed_pool_allocator;
+}  // namespace own
+
 namespace own::detail {
 
 // The largest class: beyond it the four-per-doubling sizes would overflow.
@@ -53,13 +58,16 @@ class basic_multipool : public std::pmr::memory_resource {
   // alignof(std::max_align_t)), because requests are routed to classes by that alignment (a
   // 16-aligned request goes to a class whose size is a multiple of 16). Throws std::bad_alloc, or
   // std::invalid_argument for a bad options.alignment.
-  basic_multipool(std::size_t max_block_size, const pool_options& options, std::pmr::memory_resource* upstream)
+  // `self` is the multipool as a whole (the derived object), which a findable_by_address pool's
+  // spans name. (Not a pointer to const: gcc 12 takes one, to an object not yet made, for a read.)
+  basic_multipool(std::size_t max_block_size, const pool_options& options, std::pmr::memory_resource* upstream,
+                  void* self)
       : classes_(detail::multipool_class_of(max_block_size < multipool_size_limit ? max_block_size : multipool_size_limit, 1) + 1),
         pools_(new std::optional<Pool>[classes_]),
         upstream_(upstream) {
     for (std::size_t c = 0; c < classes_; ++c) {
       const std::size_t size = detail::multipool_class_size(c);
-      pools_[c].emplace(size, class_options(options, size), upstream);
+      pools_[c].emplace(size, class_options(options, size), upstream, found_at{self});
     }
   }
   basic_multipool(const basic_multipool&) = delete;
@@ -90,6 +98,7 @@ class basic_multipool : public std::pmr::memory_resource {
 
   std::size_t max_block_size() const noexcept { return detail::multipool_class_size(classes_ - 1); }
   std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
+  bool findable_by_address() const noexcept { return pools_[0]->findable_by_address(); }
 
   // Sums over the size classes (the high-water mark is the sum of the classes' marks), and the
   // requests beyond them, which went upstream.
@@ -120,6 +129,11 @@ class basic_multipool : public std::pmr::memory_resource {
  private:
   template <class, class>
   friend class ::own::pool_allocator;
+  template <class, class>
+  friend class ::own::addressed_pool_allocator;
+
+  // Whether a class serves the request (else upstream does).
+  bool fits(std::size_t bytes, std::size_t alignment) const noexcept { return class_of(bytes, alignment) < classes_; }
 
   // `options` for the class of `size`: an alignment below the class's natural one becomes 0, which
   // gives the natural one (a bad alignment is left for the pool to refuse).

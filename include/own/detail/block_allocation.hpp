@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include "allocator_adapter.hpp"
@@ -61,10 +62,11 @@ Block* new_block(const Alloc& a, Args&&... args) {
   return memory.release();
 }
 
-// Destroys a Block made by new_block and frees it through its own stored allocator.
+// Destroys a Block made by new_block and frees it through its own stored allocator (or one rebuilt
+// from the block's address: allocator_storage.hpp).
 template <class Block, class Alloc>
-void delete_block(Block* block, Alloc& stored) noexcept {
-  rebind_alloc_t<Alloc, Block> a(std::move(stored));
+void delete_block(Block* block, Alloc&& stored) noexcept {
+  rebind_alloc_t<std::remove_reference_t<Alloc>, Block> a(std::move(stored));
   block->~Block();
   detail::deallocate_raw(a, block, 1);
 }

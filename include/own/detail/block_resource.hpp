@@ -15,6 +15,8 @@
 namespace own {
 template <class T, class Pool>
 class pool_allocator;
+template <class T, class Pool>
+class addressed_pool_allocator;
 }  // namespace own
 
 namespace own::detail {
@@ -46,6 +48,8 @@ class block_resource : public std::pmr::memory_resource {
  private:
   template <class, class>
   friend class ::own::pool_allocator;
+  template <class, class>
+  friend class ::own::addressed_pool_allocator;
   template <class>
   friend class basic_multipool;
 

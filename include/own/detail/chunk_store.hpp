@@ -8,6 +8,10 @@
 // that checked-mode ownership lookups may run on any thread of a concurrent pool while its owner
 // appends a chunk: a chunk is published after it is fully built, and never unlinked before
 // release() (which requires that the pool is idle).
+//
+// A store made for a pool that is findable_by_address takes every chunk as one pool_span, aligned to
+// its size, whose first word is the address to be found (the pool's, or its multipool's); blocks
+// follow from the next multiple of the block alignment, and never cross the span's end.
 #pragma once
 
 #include <atomic>
@@ -45,11 +49,18 @@ struct block_geometry {
   }
 };
 
+// What a multipool gives its classes' pools: the address their spans hold, the multipool's.
+struct found_at {
+  const void* address;
+};
+
 class chunk_store {
  public:
-  // `kind` and `owner` name the pool in checked-mode reports.
+  // `kind` and `owner` name the pool in checked-mode reports; `found` is the address a block's span
+  // gives when options.findable_by_address (else unused). Throws std::invalid_argument if the pool is
+  // findable by address and a block does not fit in a span beside its header.
   chunk_store(block_geometry geometry, const pool_options& options, std::pmr::memory_resource* upstream,
-              const char* kind, const void* owner) noexcept
+              const char* kind, const void* owner, const void* found)
       : size_(geometry.size),
         alignment_(geometry.alignment),
         first_blocks_(options.initial_chunk_blocks ? options.initial_chunk_blocks : 1),
@@ -59,7 +70,22 @@ class chunk_store {
         upstream_(upstream),
         kind_(kind),
         name_(options.name),
-        owner_(owner) {}
+        owner_(owner),
+        found_(options.findable_by_address ? found : nullptr),
+        span_lead_(round_up(sizeof(void*), alignment_)),
+        span_blocks_(found_ ? blocks_per_span() : 0) {
+    if (found_ && span_blocks_ == 0) {
+      throw_exception<std::invalid_argument>("own: a block too large for a findable_by_address pool's span");
+    }
+  }
+
+  // The address written at the head of the span that `p`, a block of a findable_by_address pool (or
+  // any byte of one), lies in.
+  static const void* found_from(const void* p) noexcept {
+    const auto span = reinterpret_cast<std::uintptr_t>(p) & ~(pool_span - 1);
+    return *reinterpret_cast<const void* const*>(span);
+  }
+  bool findable_by_address() const noexcept { return found_ != nullptr; }
   chunk_store(const chunk_store&) = delete;
   chunk_store& operator=(const chunk_store&) = delete;
   ~chunk_store() { release(); }
@@ -84,25 +110,14 @@ class chunk_store {
   // Adds a chunk of at least `min_blocks` blocks, or of the growth policy's next size if larger.
   // Throws what upstream throws (std::bad_alloc if the size overflows), and then changes nothing.
   void grow(std::size_t min_blocks = 0) {
+    if (found_) return grow_spans(min_blocks);
     const std::size_t blocks = min_blocks > next_blocks_ ? min_blocks : next_blocks_;
     const std::size_t header_at = round_up(blocks_bytes(blocks), alignof(chunk));
-    const std::size_t bytes = header_at + sizeof(chunk) + bitmap_words(blocks) * sizeof(std::atomic<std::uint64_t>);
+    const std::size_t bytes = header_at + bitmap_end(blocks);
     if (bytes < header_at) throw_exception<std::bad_alloc>();
     const std::size_t align = alignment_ > alignof(chunk) ? alignment_ : alignof(chunk);
     auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, align));
-    chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, blocks, bytes, align};
-#ifdef OWN_CHECKED
-    for (std::size_t i = 0; i < bitmap_words(blocks); ++i) ::new (&c->live_bits()[i]) std::atomic<std::uint64_t>(0);
-#endif
-    if (last_) {
-      last_->next.store(c, std::memory_order_release);
-    } else {
-      first_.store(c, std::memory_order_release);
-    }
-    last_ = c;
-    capacity_ += blocks;
-    bytes_ += bytes;
-    ++chunks_;
+    append(make_chunk(memory, memory, header_at, blocks, bytes, align));
     if (geometric_ && blocks >= next_blocks_) next_blocks_ = next_blocks_ > max_blocks_ / 2 ? max_blocks_ : next_blocks_ * 2;
   }
 
@@ -174,10 +189,12 @@ class chunk_store {
   }
 
  private:
-  // Lives after the chunk's blocks, so that blocks start at the chunk's (aligned) start.
+  // Lives after the chunk's blocks, so that blocks start at the chunk's (aligned) start, or right
+  // after a span's header.
   struct chunk {
     std::atomic<chunk*> next;
-    std::byte* memory;
+    std::byte* memory;  // as upstream gave it
+    std::byte* begin;   // the first block
     std::size_t blocks;
     std::size_t bytes;
     std::size_t align;
@@ -217,12 +234,85 @@ class chunk_store {
 #endif
   }
 
+  // The bytes from a chunk's header to its end: the header and, in checked mode, the bitmap.
+  static constexpr std::size_t bitmap_end(std::size_t blocks) noexcept {
+    return sizeof(chunk) + bitmap_words(blocks) * sizeof(std::atomic<std::uint64_t>);
+  }
+
+  // How many blocks a span holds after its header word, with the chunk's header at its end.
+  std::size_t blocks_per_span() const noexcept {
+    if (span_lead_ >= pool_span) return 0;
+    std::size_t blocks = (pool_span - span_lead_) / size_;
+    while (blocks > 0 && span_lead_ + round_up(blocks * size_, alignof(chunk)) + bitmap_end(blocks) > pool_span) --blocks;
+    return blocks;
+  }
+
+  chunk* make_chunk(std::byte* memory, std::byte* begin, std::size_t header_at, std::size_t blocks, std::size_t bytes,
+                    std::size_t align) noexcept {
+    chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, begin, blocks, bytes, align};
+#ifdef OWN_CHECKED
+    for (std::size_t i = 0; i < bitmap_words(blocks); ++i) ::new (&c->live_bits()[i]) std::atomic<std::uint64_t>(0);
+#endif
+    return c;
+  }
+
+  // Publishes the chain first ... last (linked, built) after the chunks already held.
+  void append(chunk* first, chunk* last, std::size_t count) noexcept {
+    if (last_) {
+      last_->next.store(first, std::memory_order_release);
+    } else {
+      first_.store(first, std::memory_order_release);
+    }
+    last_ = last;
+    capacity_ += count * first->blocks;
+    bytes_ += count * first->bytes;
+    chunks_ += count;
+  }
+  void append(chunk* c) noexcept { append(c, c, 1); }
+
+  // As many spans as hold `min_blocks` (at least one), all or none: they are linked among themselves
+  // and only published once every one was obtained.
+  void grow_spans(std::size_t min_blocks) {
+    const std::size_t count = min_blocks > span_blocks_ ? (min_blocks - 1) / span_blocks_ + 1 : 1;
+    const std::size_t header_at = span_lead_ + round_up(span_blocks_ * size_, alignof(chunk));
+    chunk* first = nullptr;
+    chunk* last = nullptr;
+    OWN_TRY {
+      for (std::size_t i = 0; i < count; ++i) {
+        auto* memory = static_cast<std::byte*>(upstream_->allocate(pool_span, pool_span));
+        // Read back through a volatile: std::pmr::memory_resource::allocate is declared to return
+        // memory aligned as asked, so compilers fold a plain test of its result away.
+        const volatile std::uintptr_t address = reinterpret_cast<std::uintptr_t>(memory);
+        if (address & (pool_span - 1)) {
+          upstream_->deallocate(memory, pool_span, pool_span);
+          throw_exception<std::invalid_argument>("own: upstream ignored the alignment of a findable_by_address pool's span");
+        }
+        ::new (static_cast<void*>(memory)) const void*(found_);
+        chunk* c = make_chunk(memory, memory + span_lead_, header_at, span_blocks_, pool_span, pool_span);
+        if (last) {
+          last->next.store(c, std::memory_order_relaxed);
+        } else {
+          first = c;
+        }
+        last = c;
+      }
+    } OWN_CATCH_ALL {
+      for (chunk* c = first; c;) {
+        chunk* next = c->next.load(std::memory_order_relaxed);
+        upstream_->deallocate(c->memory, c->bytes, c->align);
+        c = next;
+      }
+      OWN_RETHROW;
+    }
+    append(first, last, count);
+  }
+
   bool advance() noexcept {
     chunk* next = current_ ? current_->next.load(std::memory_order_relaxed) : first_.load(std::memory_order_relaxed);
     if (!next) return false;
     current_ = next;
-    cursor_ = next->memory;
-    limit_ = next->memory + next->blocks * size_;
+    cursor_ = next->begin;
+    limit_ = next->begin + next->blocks * size_;
     return true;
   }
 
@@ -230,7 +320,7 @@ class chunk_store {
   chunk* chunk_of(const void* address) const noexcept {
     const auto* p = static_cast<const std::byte*>(address);
     for (chunk* c = first_.load(std::memory_order_acquire); c; c = c->next.load(std::memory_order_acquire)) {
-      if (p >= c->memory && p < c->memory + c->blocks * size_) return c;
+      if (p >= c->begin && p < c->begin + c->blocks * size_) return c;
     }
     return nullptr;
   }
@@ -239,7 +329,7 @@ class chunk_store {
   slot locate(const void* block) const noexcept {
     chunk* c = chunk_of(block);
     if (!c) return {nullptr, 0};
-    const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(block) - c->memory);
+    const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(block) - c->begin);
     if (offset % size_ != 0) return {nullptr, 0};
     const std::size_t index = offset / size_;
     return {&c->live_bits()[index / 64], std::uint64_t{1} << (index % 64)};
@@ -255,6 +345,9 @@ class chunk_store {
   const char* const kind_;
   const char* const name_;
   const void* const owner_;
+  const void* const found_;        // nullptr unless findable_by_address
+  const std::size_t span_lead_;    // a span's header word, rounded up to the block alignment
+  const std::size_t span_blocks_;  // blocks per span
 
   std::atomic<chunk*> first_{nullptr};
   chunk* last_ = nullptr;

@@ -21,24 +21,24 @@
 
 #include "block_allocation.hpp"
 #include "control_block.hpp"
-#include "ebo_storage.hpp"
+#include "allocator_storage.hpp"
 
 namespace own::detail {
 
 enum class construct_with { placement, allocator, default_init };
 
 template <class T, class A, construct_with How, class Header = control_block>
-class inplace_block final : public Header, ebo_storage<A, 0> {
-  using allocator_storage = ebo_storage<A, 0>;
+class inplace_block final : public Header, allocator_storage<A, 0> {
+  using allocator_base = allocator_storage<A, 0>;
   using object_type = std::remove_cv_t<T>;
   using object_allocator = rebind_alloc_t<A, object_type>;
 
  public:
   // Constructs the object; if its constructor throws, the block was never a block.
   template <class... Args>
-  explicit inplace_block(const A& a, Args&&... args) : Header(&ops), allocator_storage(a) {
+  explicit inplace_block(const A& a, Args&&... args) : Header(&ops), allocator_base(a) {
     if constexpr (How == construct_with::allocator) {
-      object_allocator oa(allocator_storage::get());
+      object_allocator oa(allocator_base::get());
       std::allocator_traits<object_allocator>::construct(oa, storage(), std::forward<Args>(args)...);
     } else if constexpr (How == construct_with::default_init) {
       static_assert(sizeof...(Args) == 0, "_for_overwrite takes no initialiser");
@@ -57,13 +57,13 @@ class inplace_block final : public Header, ebo_storage<A, 0> {
   static void dispose(control_block* b) noexcept {
     object_type* object = std::launder(self(b)->storage());
     if constexpr (How == construct_with::allocator) {
-      object_allocator oa(self(b)->allocator_storage::get());
+      object_allocator oa(self(b)->allocator_base::get());
       std::allocator_traits<object_allocator>::destroy(oa, object);
     } else {
       object->~object_type();
     }
   }
-  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_base::get()); }
   static constexpr control_block_ops ops = block_ops<&dispose, &destroy>;
 
   alignas(T) unsigned char storage_[sizeof(T)];

@@ -6,21 +6,21 @@
 
 #include "block_allocation.hpp"
 #include "control_block.hpp"
-#include "ebo_storage.hpp"
+#include "allocator_storage.hpp"
 
 namespace own::detail {
 
 template <class Deleter, class A>
-class managed_block final : public control_block, ebo_storage<A, 0> {
-  using allocator_storage = ebo_storage<A, 0>;
+class managed_block final : public control_block, allocator_storage<A, 0> {
+  using allocator_base = allocator_storage<A, 0>;
 
  public:
-  managed_block(const Deleter& d, const A& a) noexcept : control_block(&ops), allocator_storage(a), deleter_(d) {}
+  managed_block(const Deleter& d, const A& a) noexcept : control_block(&ops), allocator_base(a), deleter_(d) {}
 
  private:
   static managed_block* self(control_block* b) noexcept { return static_cast<managed_block*>(b); }
   static void dispose(control_block* b) noexcept { self(b)->deleter_(); }
-  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_storage::get()); }
+  static void destroy(control_block* b) noexcept { detail::delete_block(self(b), self(b)->allocator_base::get()); }
   static void* find_deleter(control_block* b, type_key type) noexcept {
     return type == type_key::of<Deleter>() ? &self(b)->deleter_ : nullptr;
   }

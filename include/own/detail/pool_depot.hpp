@@ -41,8 +41,8 @@ class pool_depot {
   // Throws std::bad_alloc if a magazine of options.thread_cache_blocks block pointers would not fit a
   // std::size_t bytes.
   pool_depot(block_geometry geometry, const pool_options& options, std::pmr::memory_resource* upstream,
-             const char* kind, const void* owner)
-      : chunks_(geometry, options, upstream, kind, owner),
+             const char* kind, const void* owner, const void* found)
+      : chunks_(geometry, options, upstream, kind, owner, found),
         capacity_(options.thread_cache_blocks ? checked_capacity(options.thread_cache_blocks)
                                               : default_capacity(geometry.size)) {}
   pool_depot(const pool_depot&) = delete;
