@@ -32,6 +32,7 @@
 #include <limits>
 #include <new>
 #include <stdexcept>
+#include <type_traits>
 
 #include "detail/chunk_store.hpp"
 #include "detail/exceptions.hpp"
@@ -39,6 +40,11 @@
 #include "pool_options.hpp"
 
 namespace own {
+
+class pool;
+class concurrent_pool;
+class multipool;
+class concurrent_multipool;
 
 /// A pool_allocator whose pool is found from the addresses it handed out (see the file
 /// documentation). Pool: own::pool, concurrent_pool, multipool or concurrent_multipool.
@@ -76,6 +82,13 @@ class addressed_pool_allocator : public pool_allocator<T, Pool> {
  private:
   struct found {};
   addressed_pool_allocator(Pool* pool, found) noexcept : pool_allocator<T, Pool>(pool) {}
+
+  // A span holds the address of the pool as its own class wrote it: from_address() may convert it
+  // back only to that class, not to one derived from it.
+  static_assert(std::is_same_v<Pool, pool> || std::is_same_v<Pool, concurrent_pool> || std::is_same_v<Pool, multipool> ||
+                    std::is_same_v<Pool, concurrent_multipool>,
+                "own::addressed_pool_allocator<T, Pool> needs own::pool, concurrent_pool, multipool or "
+                "concurrent_multipool itself as Pool (not a class derived from one)");
 };
 
 }  // namespace own

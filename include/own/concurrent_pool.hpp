@@ -90,6 +90,8 @@ class concurrent_pool : public detail::block_resource<concurrent_pool> {
   /// Thread-safe. A block of block_size() bytes aligned to block_alignment(). Throws what upstream
   /// throws (on a thread's first use, for its magazines; or for a new chunk) or std::bad_alloc, and
   /// then changes nothing.
+  /// A findable_by_address pool throws std::invalid_argument if upstream returns a span that is not
+  /// aligned as asked.
   [[nodiscard]] void* allocate() {
     void* block;
     if (OWN_UNLIKELY(!detail::pop_last_used(stamp_, block)) && !detail::pop_parked_last(stamp_, block)) {

@@ -68,6 +68,8 @@ class pool : public detail::block_resource<pool> {
 
   /// A block of block_size() bytes aligned to block_alignment(). Throws what upstream throws when a
   /// new chunk is needed; the pool is then unchanged.
+  /// A findable_by_address pool throws std::invalid_argument if upstream returns a span that is not
+  /// aligned as asked.
   [[nodiscard]] void* allocate() {
     if (detail::free_block* block = free_) {
       chunks_.on_allocate(block);  // first: a corrupted link is refused before the pool follows it

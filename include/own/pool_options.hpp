@@ -50,6 +50,9 @@ struct pool_options {
   /// (a pointer per block, plus one) does not fit a std::size_t, and a magazine too large for
   /// upstream makes a thread's first allocate() throw what upstream throws.
   std::size_t thread_cache_blocks = 0;
+  /// Shown in checked-mode reports ("own::pool 'name' at 0x…"; without one, "unnamed own::pool at
+  /// 0x…"); not copied, must outlive the pool.
+  const char* name = nullptr;
   /// Whether the pool can be found from its blocks' addresses, so that own::addressed_pool_allocator
   /// can draw from it and own's control blocks then keep no pointer to the pool. Every chunk is then one
   /// own::pool_span, aligned to its size: growth, initial_chunk_blocks and max_chunk_blocks are ignored,
@@ -57,9 +60,6 @@ struct pool_options {
   /// span per chunk), and the pool's constructor throws std::invalid_argument if a block does not fit
   /// in a span beside the span's header.
   bool findable_by_address = false;
-  /// Shown in checked-mode reports ("own::pool 'name' at 0x…"; without one, "unnamed own::pool at
-  /// 0x…"); not copied, must outlive the pool.
-  const char* name = nullptr;
 };
 
 /// What a block pool reports: statistics() of pool, concurrent_pool and the multipools.

@@ -17,7 +17,8 @@ template <class A, class = void>
 struct found_by_address : std::false_type {};
 template <class A>
 struct found_by_address<A, std::void_t<decltype(A::from_address(std::declval<const void*>()))>>
-    : std::is_same<decltype(A::from_address(std::declval<const void*>())), A> {};
+    : std::bool_constant<std::is_same_v<decltype(A::from_address(std::declval<const void*>())), A> &&
+                         noexcept(A::from_address(std::declval<const void*>()))> {};
 
 template <class A, int Index, bool = found_by_address<A>::value>
 class allocator_storage : public ebo_storage<A, Index> {

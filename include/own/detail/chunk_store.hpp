@@ -71,10 +71,8 @@ class chunk_store {
         kind_(kind),
         name_(options.name),
         owner_(owner),
-        found_(options.findable_by_address ? found : nullptr),
-        span_lead_(round_up(sizeof(void*), alignment_)),
-        span_blocks_(found_ ? blocks_per_span() : 0) {
-    if (found_ && span_blocks_ == 0) {
+        found_(options.findable_by_address ? found : nullptr) {
+    if (found_ && blocks_per_span() == 0) {
       throw_exception<std::invalid_argument>("own: a block too large for a findable_by_address pool's span");
     }
   }
@@ -117,7 +115,7 @@ class chunk_store {
     if (bytes < header_at) throw_exception<std::bad_alloc>();
     const std::size_t align = alignment_ > alignof(chunk) ? alignment_ : alignof(chunk);
     auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, align));
-    append(make_chunk(memory, memory, header_at, blocks, bytes, align));
+    append(make_chunk(memory, header_at, blocks, bytes, align));
     if (geometric_ && blocks >= next_blocks_) next_blocks_ = next_blocks_ > max_blocks_ / 2 ? max_blocks_ : next_blocks_ * 2;
   }
 
@@ -190,11 +188,10 @@ class chunk_store {
 
  private:
   // Lives after the chunk's blocks, so that blocks start at the chunk's (aligned) start, or right
-  // after a span's header.
+  // after a span's header word (begin()).
   struct chunk {
     std::atomic<chunk*> next;
     std::byte* memory;  // as upstream gave it
-    std::byte* begin;   // the first block
     std::size_t blocks;
     std::size_t bytes;
     std::size_t align;
@@ -239,17 +236,23 @@ class chunk_store {
     return sizeof(chunk) + bitmap_words(blocks) * sizeof(std::atomic<std::uint64_t>);
   }
 
+  // A span's header word, rounded up to the block alignment: where its blocks begin. (Computed,
+  // not kept, so that pools without spans pay nothing for them.)
+  std::size_t span_lead() const noexcept { return round_up(sizeof(void*), alignment_); }
+  std::byte* begin(const chunk* c) const noexcept { return found_ ? c->memory + span_lead() : c->memory; }
+
   // How many blocks a span holds after its header word, with the chunk's header at its end.
   std::size_t blocks_per_span() const noexcept {
-    if (span_lead_ >= pool_span) return 0;
-    std::size_t blocks = (pool_span - span_lead_) / size_;
-    while (blocks > 0 && span_lead_ + round_up(blocks * size_, alignof(chunk)) + bitmap_end(blocks) > pool_span) --blocks;
+    const std::size_t lead = span_lead();
+    if (lead >= pool_span) return 0;
+    std::size_t blocks = (pool_span - lead) / size_;
+    while (blocks > 0 && lead + round_up(blocks * size_, alignof(chunk)) + bitmap_end(blocks) > pool_span) --blocks;
     return blocks;
   }
 
-  chunk* make_chunk(std::byte* memory, std::byte* begin, std::size_t header_at, std::size_t blocks, std::size_t bytes,
+  chunk* make_chunk(std::byte* memory, std::size_t header_at, std::size_t blocks, std::size_t bytes,
                     std::size_t align) noexcept {
-    chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, begin, blocks, bytes, align};
+    chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, blocks, bytes, align};
 #ifdef OWN_CHECKED
     for (std::size_t i = 0; i < bitmap_words(blocks); ++i) ::new (&c->live_bits()[i]) std::atomic<std::uint64_t>(0);
 #endif
@@ -273,8 +276,9 @@ class chunk_store {
   // As many spans as hold `min_blocks` (at least one), all or none: they are linked among themselves
   // and only published once every one was obtained.
   void grow_spans(std::size_t min_blocks) {
-    const std::size_t count = min_blocks > span_blocks_ ? (min_blocks - 1) / span_blocks_ + 1 : 1;
-    const std::size_t header_at = span_lead_ + round_up(span_blocks_ * size_, alignof(chunk));
+    const std::size_t blocks = blocks_per_span();
+    const std::size_t count = min_blocks > blocks ? (min_blocks - 1) / blocks + 1 : 1;
+    const std::size_t header_at = span_lead() + round_up(blocks * size_, alignof(chunk));
     chunk* first = nullptr;
     chunk* last = nullptr;
     OWN_TRY {
@@ -288,7 +292,7 @@ class chunk_store {
           throw_exception<std::invalid_argument>("own: upstream ignored the alignment of a findable_by_address pool's span");
         }
         ::new (static_cast<void*>(memory)) const void*(found_);
-        chunk* c = make_chunk(memory, memory + span_lead_, header_at, span_blocks_, pool_span, pool_span);
+        chunk* c = make_chunk(memory, header_at, blocks, pool_span, pool_span);
         if (last) {
           last->next.store(c, std::memory_order_relaxed);
         } else {
@@ -311,8 +315,8 @@ class chunk_store {
     chunk* next = current_ ? current_->next.load(std::memory_order_relaxed) : first_.load(std::memory_order_relaxed);
     if (!next) return false;
     current_ = next;
-    cursor_ = next->begin;
-    limit_ = next->begin + next->blocks * size_;
+    cursor_ = begin(next);
+    limit_ = cursor_ + next->blocks * size_;
     return true;
   }
 
@@ -320,7 +324,7 @@ class chunk_store {
   chunk* chunk_of(const void* address) const noexcept {
     const auto* p = static_cast<const std::byte*>(address);
     for (chunk* c = first_.load(std::memory_order_acquire); c; c = c->next.load(std::memory_order_acquire)) {
-      if (p >= c->begin && p < c->begin + c->blocks * size_) return c;
+      if (p >= begin(c) && p < begin(c) + c->blocks * size_) return c;
     }
     return nullptr;
   }
@@ -329,7 +333,7 @@ class chunk_store {
   slot locate(const void* block) const noexcept {
     chunk* c = chunk_of(block);
     if (!c) return {nullptr, 0};
-    const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(block) - c->begin);
+    const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(block) - begin(c));
     if (offset % size_ != 0) return {nullptr, 0};
     const std::size_t index = offset / size_;
     return {&c->live_bits()[index / 64], std::uint64_t{1} << (index % 64)};
@@ -345,9 +349,7 @@ class chunk_store {
   const char* const kind_;
   const char* const name_;
   const void* const owner_;
-  const void* const found_;        // nullptr unless findable_by_address
-  const std::size_t span_lead_;    // a span's header word, rounded up to the block alignment
-  const std::size_t span_blocks_;  // blocks per span
+  const void* const found_;  // nullptr unless findable_by_address
 
   std::atomic<chunk*> first_{nullptr};
   chunk* last_ = nullptr;
