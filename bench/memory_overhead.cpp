@@ -63,9 +63,11 @@ struct floor_make {
 
 // The pooled ways find their pool through a reference bound once, as exp6's do: int_pool() is an
 // out-of-line call with its own guard, which the floor, finding its free list by an inlined
-// thread-local access, does not pay per object.
+// thread-local access, does not pay per object. Each way has a pool of its own (`Way`), so that its
+// memory row measures its own chunks, not those another row left in a shared pool.
 #ifdef OWN_BENCH_HAS_POOL
-[[maybe_unused]] own::pool& int_pool() {
+template <class Way>
+own::pool& int_pool() {
   static own::pool pool(own::housed_block_size<int, own::pool*>);
   return pool;
 }
@@ -91,7 +93,7 @@ struct own_make_shared {
 };
 #ifdef OWN_BENCH_HAS_POOL
 struct own_make_shared_pool {
-  static inline own::pool& pool = int_pool();
+  static inline own::pool& pool = int_pool<own_make_shared_pool>();
   static own::shared_ptr<int> make(int i) { return own::make_shared_object_with_alloc<int>(&pool, i); }
 };
 #endif
@@ -109,7 +111,7 @@ struct own_make_managed {
 };
 #ifdef OWN_BENCH_HAS_POOL
 struct own_managed_pool {
-  static inline own::pool& pool = int_pool();
+  static inline own::pool& pool = int_pool<own_managed_pool>();
   static own::managed_ptr<int> make(int i) { return own::allocate_managed<int>(&pool, i); }
 };
 #endif

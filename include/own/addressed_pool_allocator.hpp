@@ -17,7 +17,7 @@
 ///     struct order { long id; double price; };
 ///     using alloc = own::addressed_pool_allocator<order, own::pool>;
 ///     own::pool_options options;
-///     options.findable_by_address = true;  // chunks are own::pool_span bytes, aligned to their size
+///     options.findable_by_address = true;  // memory in own::pool_span spans, aligned to their size
 ///     own::pool pool(own::housed_block_size<order, alloc>, options);
 ///     own::shared_ptr<order> p = own::allocate_shared<order>(alloc(&pool), order{1, 2.5});
 ///     // own::housed_block_size<order, alloc> == own::housed_block_size<order, own::pool_allocator<order, own::pool>> - 8

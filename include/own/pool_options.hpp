@@ -21,9 +21,9 @@
 
 namespace own {
 
-/// The bytes of every chunk of a pool made with pool_options::findable_by_address: each chunk is one
-/// span, aligned to its size, that starts with the address of the pool, so that the pool is found from
-/// any of its blocks by masking the block's address (the way own's default heap finds a page).
+/// The unit of memory of a pool made with pool_options::findable_by_address: a span, aligned to its
+/// size, that starts with the address of the pool, so that the pool is found from any of its blocks by
+/// masking the block's address (the way own's default heap finds a page).
 inline constexpr std::size_t pool_span = std::size_t{1} << 16;
 
 /// How a pool sizes the chunks it takes from upstream.
@@ -54,11 +54,12 @@ struct pool_options {
   /// 0x…"); not copied, must outlive the pool.
   const char* name = nullptr;
   /// Whether the pool can be found from its blocks' addresses, so that own::addressed_pool_allocator
-  /// can draw from it and own's control blocks then keep no pointer to the pool. Every chunk is then one
-  /// own::pool_span, aligned to its size: growth, initial_chunk_blocks and max_chunk_blocks are ignored,
-  /// upstream must honour the alignment (every std::pmr resource does; a monotonic arena pads up to a
-  /// span per chunk), and the pool's constructor throws std::invalid_argument if a block does not fit
-  /// in a span beside the span's header.
+  /// can draw from it and own's control blocks then keep no pointer to the pool. Chunks are then runs of
+  /// own::pool_span spans, aligned to a span: 1, 2, 4 ... up to 16 spans per upstream request with
+  /// geometric growth, one with constant growth (initial_chunk_blocks and max_chunk_blocks are
+  /// ignored). Upstream must honour the alignment (every std::pmr resource does; a monotonic arena pads
+  /// up to a span per chunk), and the pool's constructor throws std::invalid_argument if a block does
+  /// not fit in a span beside the span's header.
   bool findable_by_address = false;
 };
 

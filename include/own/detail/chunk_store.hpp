@@ -9,9 +9,10 @@
 // appends a chunk: a chunk is published after it is fully built, and never unlinked before
 // release() (which requires that the pool is idle).
 //
-// A store made for a pool that is findable_by_address takes every chunk as one pool_span, aligned to
-// its size, whose first word is the address to be found (the pool's, or its multipool's); blocks
-// follow from the next multiple of the block alignment, and never cross the span's end.
+// A store made for a pool that is findable_by_address takes its memory as runs of pool_span spans,
+// each aligned to its size and holding its own blocks and chunk header, whose first word is the
+// address to be found (the pool's, or its multipool's); blocks follow from the next multiple of the
+// block alignment, and never cross the span's end.
 #pragma once
 
 #include <atomic>
@@ -63,8 +64,10 @@ class chunk_store {
               const char* kind, const void* owner, const void* found)
       : size_(geometry.size),
         alignment_(geometry.alignment),
-        first_blocks_(options.initial_chunk_blocks ? options.initial_chunk_blocks : 1),
-        max_blocks_(options.max_chunk_blocks > first_blocks_ ? options.max_chunk_blocks : first_blocks_),
+        // A findable_by_address pool counts its chunks in spans.
+        first_blocks_(options.findable_by_address || !options.initial_chunk_blocks ? 1 : options.initial_chunk_blocks),
+        max_blocks_(options.findable_by_address ? max_spans
+                                                : options.max_chunk_blocks > first_blocks_ ? options.max_chunk_blocks : first_blocks_),
         next_blocks_(first_blocks_),
         geometric_(options.growth == pool_growth::geometric),
         upstream_(upstream),
@@ -115,8 +118,9 @@ class chunk_store {
     if (bytes < header_at) throw_exception<std::bad_alloc>();
     const std::size_t align = alignment_ > alignof(chunk) ? alignment_ : alignof(chunk);
     auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, align));
-    append(make_chunk(memory, header_at, blocks, bytes, align));
-    if (geometric_ && blocks >= next_blocks_) next_blocks_ = next_blocks_ > max_blocks_ / 2 ? max_blocks_ : next_blocks_ * 2;
+    chunk* c = make_chunk(memory, header_at, blocks, bytes, align);
+    append(c, c, 1, bytes);
+    grown(blocks);
   }
 
   // Returns every chunk upstream and starts over as if new. Every block becomes invalid.
@@ -124,7 +128,7 @@ class chunk_store {
     chunk* c = first_.load(std::memory_order_relaxed);
     while (c) {
       chunk* next = c->next.load(std::memory_order_relaxed);
-      upstream_->deallocate(c->memory, c->bytes, c->align);
+      if (c->memory) upstream_->deallocate(c->memory, c->bytes, c->align);
       c = next;
     }
     first_.store(nullptr, std::memory_order_relaxed);
@@ -188,7 +192,9 @@ class chunk_store {
 
  private:
   // Lives after the chunk's blocks, so that blocks start at the chunk's (aligned) start, or right
-  // after a span's header word (begin()).
+  // after a span's header word (begin()). The spans of one upstream allocation are chunks each; the
+  // last of them holds the allocation (`memory`, `bytes`: nullptr and 0 in the others), so that
+  // release() frees it only once it has read the others' links.
   struct chunk {
     std::atomic<chunk*> next;
     std::byte* memory;  // as upstream gave it
@@ -216,6 +222,9 @@ class chunk_store {
     return buffer;
   }
 
+  // The most spans a findable_by_address pool asks upstream for at once (growth permitting): 1 MiB.
+  static constexpr std::size_t max_spans = 16;
+
   static constexpr const char* free_list_corrupted = "free list corrupted (a block written after it was freed?), next block";
 
   static constexpr std::size_t round_up(std::size_t n, std::size_t align) noexcept { return (n + align - 1) & ~(align - 1); }
@@ -239,7 +248,10 @@ class chunk_store {
   // A span's header word, rounded up to the block alignment: where its blocks begin. (Computed,
   // not kept, so that pools without spans pay nothing for them.)
   std::size_t span_lead() const noexcept { return round_up(sizeof(void*), alignment_); }
-  std::byte* begin(const chunk* c) const noexcept { return found_ ? c->memory + span_lead() : c->memory; }
+  std::byte* begin(const chunk* c) const noexcept {
+    if (!found_) return c->memory;
+    return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(c) & ~(pool_span - 1)) + span_lead();
+  }
 
   // How many blocks a span holds after its header word, with the chunk's header at its end.
   std::size_t blocks_per_span() const noexcept {
@@ -259,8 +271,9 @@ class chunk_store {
     return c;
   }
 
-  // Publishes the chain first ... last (linked, built) after the chunks already held.
-  void append(chunk* first, chunk* last, std::size_t count) noexcept {
+  // Publishes the chain first ... last (`count` chunks, linked and built, from one upstream allocation
+  // of `bytes`) after the chunks already held.
+  void append(chunk* first, chunk* last, std::size_t count, std::size_t bytes) noexcept {
     if (last_) {
       last_->next.store(first, std::memory_order_release);
     } else {
@@ -268,47 +281,48 @@ class chunk_store {
     }
     last_ = last;
     capacity_ += count * first->blocks;
-    bytes_ += count * first->bytes;
-    chunks_ += count;
+    bytes_ += bytes;
+    ++chunks_;
   }
-  void append(chunk* c) noexcept { append(c, c, 1); }
 
-  // As many spans as hold `min_blocks` (at least one), all or none: they are linked among themselves
-  // and only published once every one was obtained.
+  // The growth policy, after a chunk of `size` (blocks, or spans) was added.
+  void grown(std::size_t size) noexcept {
+    if (geometric_ && size >= next_blocks_) next_blocks_ = next_blocks_ > max_blocks_ / 2 ? max_blocks_ : next_blocks_ * 2;
+  }
+
+  // One upstream allocation of as many spans as hold `min_blocks`, or as the growth policy's next
+  // size if more. An allocator that does not align as asked for (std::pmr::memory_resource::allocate
+  // is declared to, so compilers fold a plain test of its result away: hence the volatile) is refused.
   void grow_spans(std::size_t min_blocks) {
     const std::size_t blocks = blocks_per_span();
-    const std::size_t count = min_blocks > blocks ? (min_blocks - 1) / blocks + 1 : 1;
+    const std::size_t needed = min_blocks > blocks ? (min_blocks - 1) / blocks + 1 : 1;
+    const std::size_t count = needed > next_blocks_ ? needed : next_blocks_;
+    if (count > static_cast<std::size_t>(-1) / pool_span) throw_exception<std::bad_alloc>();
+    const std::size_t bytes = count * pool_span;
+    auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, pool_span));
+    const volatile std::uintptr_t address = reinterpret_cast<std::uintptr_t>(memory);
+    if (address & (pool_span - 1)) {
+      upstream_->deallocate(memory, bytes, pool_span);
+      throw_exception<std::invalid_argument>("own: upstream ignored the alignment of a findable_by_address pool's span");
+    }
     const std::size_t header_at = span_lead() + round_up(blocks * size_, alignof(chunk));
     chunk* first = nullptr;
     chunk* last = nullptr;
-    OWN_TRY {
-      for (std::size_t i = 0; i < count; ++i) {
-        auto* memory = static_cast<std::byte*>(upstream_->allocate(pool_span, pool_span));
-        // Read back through a volatile: std::pmr::memory_resource::allocate is declared to return
-        // memory aligned as asked, so compilers fold a plain test of its result away.
-        const volatile std::uintptr_t address = reinterpret_cast<std::uintptr_t>(memory);
-        if (address & (pool_span - 1)) {
-          upstream_->deallocate(memory, pool_span, pool_span);
-          throw_exception<std::invalid_argument>("own: upstream ignored the alignment of a findable_by_address pool's span");
-        }
-        ::new (static_cast<void*>(memory)) const void*(found_);
-        chunk* c = make_chunk(memory, header_at, blocks, pool_span, pool_span);
-        if (last) {
-          last->next.store(c, std::memory_order_relaxed);
-        } else {
-          first = c;
-        }
-        last = c;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::byte* span = memory + i * pool_span;
+      ::new (static_cast<void*>(span)) const void*(found_);
+      const bool holds_allocation = i + 1 == count;
+      chunk* c = make_chunk(span, header_at, blocks, holds_allocation ? bytes : 0, pool_span);
+      c->memory = holds_allocation ? memory : nullptr;
+      if (last) {
+        last->next.store(c, std::memory_order_relaxed);
+      } else {
+        first = c;
       }
-    } OWN_CATCH_ALL {
-      for (chunk* c = first; c;) {
-        chunk* next = c->next.load(std::memory_order_relaxed);
-        upstream_->deallocate(c->memory, c->bytes, c->align);
-        c = next;
-      }
-      OWN_RETHROW;
+      last = c;
     }
-    append(first, last, count);
+    append(first, last, count, bytes);
+    grown(count);
   }
 
   bool advance() noexcept {
