@@ -421,6 +421,59 @@ TEST(HeapThreads, PagesOfAnExitedThreadGoBackWhenTheirLastBlockIsFreed) {
   EXPECT_LE(pages_in_use(), before + 1);
 }
 
+// A thread that frees blocks of another thread's page holds a few back (one CAS per batch); they
+// reach the page at its exit, even for a thread that never allocated from the heap, and at trim().
+// Without that, the owner's page would still have blocks out when the owner exits: an orphan.
+TEST(HeapThreads, BlocksAFreeingThreadHoldsBackReachTheirPageAtItsExit) {
+  if (!heap_on()) GTEST_SKIP() << "operator_new mode";
+  const std::size_t before = pages_in_use();
+  std::thread owner([] {
+    std::vector<own::shared_ptr<int>> made;
+    for (int i = 0; i < 20; ++i) made.push_back(own::make_shared<int>(i));  // 640 bytes: one batch
+    std::thread([&] { made.clear(); }).join();  // allocates nothing from the heap
+  });
+  owner.join();
+  EXPECT_EQ(own::heap::current_statistics().orphaned_pages, 0u);
+  EXPECT_LE(pages_in_use(), before);
+}
+
+TEST(HeapThreads, BlocksAFreeingThreadHoldsBackReachTheirPageAtTrim) {
+  if (!heap_on()) GTEST_SKIP() << "operator_new mode";
+  const std::size_t before = pages_in_use();
+  std::vector<own::shared_ptr<int>> made;
+  std::mutex m;
+  std::condition_variable cv;
+  int stage = 0;  // 1: made; 2: freed (and trimmed); 3: the owner has exited
+  const auto wait_for = [&](int s) {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return stage >= s; });
+  };
+  const auto reach = [&](int s) {
+    std::lock_guard<std::mutex> lock(m);
+    stage = s;
+    cv.notify_all();
+  };
+  std::size_t orphans_while_freer_lives = 1;
+  std::thread freer([&] {
+    wait_for(1);
+    made.clear();
+    own::heap::trim();
+    reach(2);
+    wait_for(3);
+    orphans_while_freer_lives = own::heap::current_statistics().orphaned_pages;
+  });
+  std::thread owner([&] {
+    for (int i = 0; i < 20; ++i) made.push_back(own::make_shared<int>(i));
+    reach(1);
+    wait_for(2);
+  });
+  owner.join();
+  reach(3);
+  freer.join();
+  EXPECT_EQ(orphans_while_freer_lives, 0u) << "trim() passed the held-back blocks on before the owner exited";
+  EXPECT_LE(pages_in_use(), before);
+}
+
 TEST(HeapThreads, ProducerAndTwoConsumersPassMixedSizes) {
   // The exp8 pipeline's shape, under TSan: one thread makes, two drop, sizes mixed.
   const long items = scaled(300000);

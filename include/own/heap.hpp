@@ -10,8 +10,10 @@
 ///
 /// What it is: per-thread pages of one size class each (27 classes from 16 bytes to 2 KiB, 8-byte
 /// steps up to 64, then four per doubling, so a 40-byte block costs 40 and a 200-byte one 224); an
-/// allocation and a free by the same thread are a pop and a push on a thread-local list, a free by
-/// another thread one CAS. Blocks allocated one after another lie side by side. Larger requests, and
+/// allocation and a free by the same thread are a pop and a push on a thread-local list. A thread
+/// that frees blocks of another thread's page holds them back, up to 2 KiB or 32 blocks per size
+/// class, and passes them on with one CAS when that batch is full, when it frees a block of the class
+/// into another page, at its exit, or at trim(). Blocks allocated one after another lie side by side. Larger requests, and
 /// alignments above 128, go to ::operator new.
 ///
 /// Memory: a page that becomes empty goes to a process-wide list of free pages, and back to the
@@ -87,10 +89,14 @@ inline statistics current_statistics() noexcept {
 }
 
 /// Gives back to the system every free page kept resident, after giving back the calling thread's
-/// pages that other threads have emptied since it last allocated. noexcept; takes the heap's lock.
+/// pages that other threads have emptied since it last allocated, and passing on the blocks it freed
+/// into other threads' pages and still holds back. noexcept; takes the heap's lock.
 inline void trim() noexcept {
   detail::thread_heap& heap = detail::this_thread_heap;
-  if (heap.generation != 0) detail::heap_take_reawakened(heap);
+  if (heap.generation != 0) {
+    detail::heap_push_remote_batches(heap);
+    detail::heap_take_reawakened(heap);
+  }
   detail::heap_discard_resident();
 }
 

@@ -45,6 +45,19 @@
 
 namespace own::detail {
 
+// Blocks freed into one page another thread owns, linked head ... tail, held back so that a run of
+// frees into the same page costs one compare-and-swap on its remote list rather than one each.
+struct heap_remote_batch {
+  heap_page* page = nullptr;
+  heap_block* head = nullptr;
+  heap_block* tail = nullptr;
+  std::size_t bytes = 0;
+};
+// A batch is pushed once it holds this many bytes, or this many blocks: what a thread holds back
+// is bounded (at most 27 classes x 2 KiB), and the page's owner gets its blocks soon.
+inline constexpr std::size_t heap_remote_batch_bytes = 2048;
+inline constexpr std::size_t heap_remote_batch_blocks = 32;
+
 struct thread_heap {
   constexpr thread_heap() noexcept {
     for (heap_page*& page : current) page = &heap_empty_page;
@@ -61,6 +74,9 @@ struct thread_heap {
   // destructor) comes from orphan pages, as glibc may run no further destructor round to give up a
   // new heap.
   bool given_up = false;
+  // Per class, the blocks this thread freed into one page of another thread's, not yet pushed
+  // (heap_free_remote).
+  heap_remote_batch remote_batches[heap_class_count]{};
 };
 
 OWN_PROCESS_WIDE inline thread_local thread_heap this_thread_heap;
@@ -303,7 +319,10 @@ void heap_for_each_page(thread_heap& heap, F f) {
   }
 }
 
+inline void heap_push_remote_batches(thread_heap& heap) noexcept;
+
 inline void heap_give_up(thread_heap& heap) noexcept {
+  detail::heap_push_remote_batches(heap);  // before the lock: a push into an orphan takes it
   heap_lock_section section;
   section.give_back_resident_of(heap.generation);
   detail::heap_for_each_page(heap, [&heap, &section](heap_page* page) {
@@ -399,20 +418,27 @@ inline void heap_require_fork_handlers() noexcept {
 #endif
 }
 
-// Makes this thread's heap ready; false if blocks are to come from ::operator new.
-inline bool heap_set_up(thread_heap& heap) {
-  if (detail::current_heap_mode() != heap_mode::pages) return false;
+// Arranges for the heap to be given up at this thread's exit, and gives it a generation; false if
+// the system refused (no pthread key left).
+inline bool heap_hook_thread_exit(thread_heap& heap) noexcept {
 #if OWN_HEAP_POSIX
   {
     spinlock_guard guard(heap_global.lock);
     if (!heap_global.thread_exit_hooked) {
-      if (::pthread_key_create(&heap_global.thread_exit_key, &detail::heap_thread_exit) != 0) throw_exception<std::bad_alloc>();
+      if (::pthread_key_create(&heap_global.thread_exit_key, &detail::heap_thread_exit) != 0) return false;
       heap_global.thread_exit_hooked = true;
     }
   }
-  if (::pthread_setspecific(heap_global.thread_exit_key, &heap) != 0) throw_exception<std::bad_alloc>();
+  if (::pthread_setspecific(heap_global.thread_exit_key, &heap) != 0) return false;
 #endif
   heap.generation = last_heap_generation.fetch_add(1, std::memory_order_relaxed) + 1;
+  return true;
+}
+
+// Makes this thread's heap ready; false if blocks are to come from ::operator new.
+inline bool heap_set_up(thread_heap& heap) {
+  if (detail::current_heap_mode() != heap_mode::pages) return false;
+  if (!detail::heap_hook_thread_exit(heap)) throw_exception<std::bad_alloc>();
   return true;
 }
 
@@ -472,26 +498,30 @@ OWN_NOINLINE inline void heap_free_orphaned(heap_page* page, heap_block* block) 
   }
 }
 
-OWN_NOINLINE inline void heap_free_remote(heap_page* page, heap_block* block) noexcept {
-  // Before the push: once pushed, the block (and, emptied, the page) may be another's.
-  detail::heap_poison_free_block(block, page->block_size);
+// Pushes the blocks head ... tail (linked) onto `page`'s remote list; the page's owner takes them
+// when it next needs blocks. Each block was poisoned before it was linked.
+inline void heap_push_remote(heap_page* page, heap_block* head, heap_block* tail) noexcept {
   std::uintptr_t remote = page->remote.load(std::memory_order_relaxed);
   std::uintptr_t state;
   for (;;) {
     state = remote & remote_state_mask;
     if (state == remote_orphaned) {
-      detail::heap_free_orphaned(page, block);
+      while (head != nullptr) {
+        heap_block* next = head == tail ? nullptr : head->next;
+        detail::heap_free_orphaned(page, head);
+        head = next;
+      }
       return;
     }
-    block->next = reinterpret_cast<heap_block*>(remote & ~remote_state_mask);
+    tail->next = reinterpret_cast<heap_block*>(remote & ~remote_state_mask);
     const std::uintptr_t next_state = state == remote_full ? remote_reawakening : state;
-    if (page->remote.compare_exchange_weak(remote, reinterpret_cast<std::uintptr_t>(block) | next_state,
+    if (page->remote.compare_exchange_weak(remote, reinterpret_cast<std::uintptr_t>(head) | next_state,
                                            std::memory_order_acq_rel, std::memory_order_relaxed)) {
       break;
     }
   }
   if (state != remote_full) return;
-  // This free reawakens the page: its owner waits for the state to leave reawakening before it
+  // This push reawakens the page: its owner waits for the state to leave reawakening before it
   // exits, so it is still there to take the page (unless it is a thread that did not survive a
   // fork into this process: then nobody takes it).
   if (page->generation > heap_global.dead_generations) {
@@ -504,6 +534,53 @@ OWN_NOINLINE inline void heap_free_remote(heap_page* page, heap_block* block) no
   remote = page->remote.load(std::memory_order_relaxed);
   while (!page->remote.compare_exchange_weak(remote, remote & ~remote_state_mask, std::memory_order_release,
                                              std::memory_order_relaxed)) {
+  }
+}
+
+inline void heap_push_remote_batch(heap_remote_batch& batch) noexcept {
+  if (batch.page == nullptr) return;
+  detail::heap_push_remote(batch.page, batch.head, batch.tail);
+  batch = {};
+}
+
+// Pushes every block this thread holds back (at its exit, and on trim()).
+inline void heap_push_remote_batches(thread_heap& heap) noexcept {
+  for (heap_remote_batch& batch : heap.remote_batches) detail::heap_push_remote_batch(batch);
+}
+
+// Whether this thread may hold blocks back: only if its exit gives them to their pages, which a
+// thread that never allocated from the heap must first arrange (false if it cannot).
+inline bool heap_may_batch(thread_heap& heap) noexcept {
+  if (heap.generation != 0) return true;
+  if (heap.given_up) return false;
+  return detail::heap_hook_thread_exit(heap);
+}
+
+// A free into a page another thread owns. Held back in this thread's batch for its class while the
+// frees go to one page; the batch goes to the page when it is full, or when a free of the class goes
+// to another page. (A consumer dropping what one producer made frees into one page after another.)
+OWN_NOINLINE inline void heap_free_remote(heap_page* page, heap_block* block) noexcept {
+  // Before the push: once pushed, the block (and, emptied, the page) may be another's.
+  detail::heap_poison_free_block(block, page->block_size);
+  thread_heap& heap = this_thread_heap;
+  // Not for a page whose owner has exited (its frees take the lock; it goes back once they are all
+  // in), nor on a thread that cannot be sure to pass them on.
+  if (page->owner.load(std::memory_order_relaxed) == nullptr || !detail::heap_may_batch(heap)) {
+    detail::heap_push_remote(page, block, block);
+    return;
+  }
+  heap_remote_batch& batch = heap.remote_batches[page->size_class];
+  if (batch.page != page) {
+    detail::heap_push_remote_batch(batch);
+    batch.page = page;
+    batch.tail = block;
+  } else {
+    block->next = batch.head;
+  }
+  batch.head = block;
+  batch.bytes += page->block_size;
+  if (batch.bytes >= heap_remote_batch_bytes || batch.bytes >= heap_remote_batch_blocks * page->block_size) {
+    detail::heap_push_remote_batch(batch);
   }
 }
 
