@@ -174,7 +174,7 @@ struct heap_globals {
   std::uint64_t dead_generations = 0;
   std::size_t mapped_pages = 0;
   std::size_t pages_in_use = 0;  // held by threads
-  bool thread_exit_hooked = false;
+  std::atomic<bool> thread_exit_hooked{false};  // read without the lock once set
 #if OWN_HEAP_POSIX
   pthread_key_t thread_exit_key{};
 #endif

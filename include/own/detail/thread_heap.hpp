@@ -422,11 +422,13 @@ inline void heap_require_fork_handlers() noexcept {
 // the system refused (no pthread key left).
 inline bool heap_hook_thread_exit(thread_heap& heap) noexcept {
 #if OWN_HEAP_POSIX
-  {
+  // The lock only the first time: a thread whose first own free comes in another library's fork
+  // prepare handler must not wait for the lock the heap's own handler holds.
+  if (!heap_global.thread_exit_hooked.load(std::memory_order_acquire)) {
     spinlock_guard guard(heap_global.lock);
-    if (!heap_global.thread_exit_hooked) {
+    if (!heap_global.thread_exit_hooked.load(std::memory_order_relaxed)) {
       if (::pthread_key_create(&heap_global.thread_exit_key, &detail::heap_thread_exit) != 0) return false;
-      heap_global.thread_exit_hooked = true;
+      heap_global.thread_exit_hooked.store(true, std::memory_order_release);
     }
   }
   if (::pthread_setspecific(heap_global.thread_exit_key, &heap) != 0) return false;
@@ -549,11 +551,19 @@ inline void heap_push_remote_batches(thread_heap& heap) noexcept {
 }
 
 // Whether this thread may hold blocks back: only if its exit gives them to their pages, which a
-// thread that never allocated from the heap must first arrange (false if it cannot).
+// thread that never allocated from the heap must first arrange (false if it cannot, or where there
+// is no exit hook). Known hole: a thread whose first such free comes in the last round of pthread
+// key destructors (another library's destructor that set its key again three times) is hooked too
+// late for that round, and the blocks it then holds back (2 KiB per class at most) stay out.
 inline bool heap_may_batch(thread_heap& heap) noexcept {
+#if OWN_HEAP_POSIX
   if (heap.generation != 0) return true;
   if (heap.given_up) return false;
   return detail::heap_hook_thread_exit(heap);
+#else
+  static_cast<void>(heap);
+  return false;
+#endif
 }
 
 // A free into a page another thread owns. Held back in this thread's batch for its class while the
@@ -565,11 +575,12 @@ OWN_NOINLINE inline void heap_free_remote(heap_page* page, heap_block* block) no
   thread_heap& heap = this_thread_heap;
   // Not for a page whose owner has exited (its frees take the lock; it goes back once they are all
   // in), nor on a thread that cannot be sure to pass them on.
+  heap_remote_batch& batch = heap.remote_batches[page->size_class];
   if (page->owner.load(std::memory_order_relaxed) == nullptr || !detail::heap_may_batch(heap)) {
+    if (batch.page == page) detail::heap_push_remote_batch(batch);  // an orphan's: all in, it can go back
     detail::heap_push_remote(page, block, block);
     return;
   }
-  heap_remote_batch& batch = heap.remote_batches[page->size_class];
   if (batch.page != page) {
     detail::heap_push_remote_batch(batch);
     batch.page = page;
