@@ -67,10 +67,11 @@ class addressed_pool_allocator : public pool_allocator<T, Pool> {
   /// A block of the pool. Throws std::bad_array_new_length if n * sizeof(T) overflows, std::bad_alloc
   /// if no block of the pool fits n T (nothing goes upstream), else what the pool throws.
   [[nodiscard]] T* allocate(std::size_t n) {
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) detail::throw_exception<std::bad_array_new_length>();
-    Pool* pool = this->pool();
-    if (!pool->fits(n * sizeof(T), alignof(T))) detail::throw_exception<std::bad_alloc>();
-    return static_cast<T*>(pool->Pool::do_allocate(n * sizeof(T), alignof(T)));
+    // An n too large to multiply is left for pool_allocator::allocate to refuse.
+    if (n <= std::numeric_limits<std::size_t>::max() / sizeof(T) && !this->pool()->fits(n * sizeof(T), alignof(T))) {
+      detail::throw_exception<std::bad_alloc>();
+    }
+    return pool_allocator<T, Pool>::allocate(n);
   }
 
   /// The allocator that handed out the memory `p` lies in. Precondition: it came from allocate() of

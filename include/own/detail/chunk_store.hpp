@@ -118,7 +118,7 @@ class chunk_store {
     if (bytes < header_at) throw_exception<std::bad_alloc>();
     const std::size_t align = alignment_ > alignof(chunk) ? alignment_ : alignof(chunk);
     auto* memory = static_cast<std::byte*>(upstream_->allocate(bytes, align));
-    chunk* c = make_chunk(memory, header_at, blocks, bytes, align);
+    chunk* c = make_chunk(memory + header_at, memory, blocks, bytes, align);
     append(c, c, 1, bytes);
     grown(blocks);
   }
@@ -262,9 +262,10 @@ class chunk_store {
     return blocks;
   }
 
-  chunk* make_chunk(std::byte* memory, std::size_t header_at, std::size_t blocks, std::size_t bytes,
-                    std::size_t align) noexcept {
-    chunk* c = ::new (memory + header_at) chunk{{nullptr}, memory, blocks, bytes, align};
+  // A chunk header at `at`, for `memory` of `bytes` from upstream (nullptr and 0 for a span that is
+  // not the last of its run).
+  chunk* make_chunk(std::byte* at, std::byte* memory, std::size_t blocks, std::size_t bytes, std::size_t align) noexcept {
+    chunk* c = ::new (at) chunk{{nullptr}, memory, blocks, bytes, align};
 #ifdef OWN_CHECKED
     for (std::size_t i = 0; i < bitmap_words(blocks); ++i) ::new (&c->live_bits()[i]) std::atomic<std::uint64_t>(0);
 #endif
@@ -312,8 +313,7 @@ class chunk_store {
       std::byte* span = memory + i * pool_span;
       ::new (static_cast<void*>(span)) const void*(found_);
       const bool holds_allocation = i + 1 == count;
-      chunk* c = make_chunk(span, header_at, blocks, holds_allocation ? bytes : 0, pool_span);
-      c->memory = holds_allocation ? memory : nullptr;
+      chunk* c = make_chunk(span + header_at, holds_allocation ? memory : nullptr, blocks, holds_allocation ? bytes : 0, pool_span);
       if (last) {
         last->next.store(c, std::memory_order_relaxed);
       } else {
@@ -338,7 +338,8 @@ class chunk_store {
   chunk* chunk_of(const void* address) const noexcept {
     const auto* p = static_cast<const std::byte*>(address);
     for (chunk* c = first_.load(std::memory_order_acquire); c; c = c->next.load(std::memory_order_acquire)) {
-      if (p >= begin(c) && p < begin(c) + c->blocks * size_) return c;
+      const std::byte* first = begin(c);
+      if (p >= first && p < first + c->blocks * size_) return c;
     }
     return nullptr;
   }

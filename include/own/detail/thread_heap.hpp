@@ -573,9 +573,9 @@ OWN_NOINLINE inline void heap_free_remote(heap_page* page, heap_block* block) no
   // Before the push: once pushed, the block (and, emptied, the page) may be another's.
   detail::heap_poison_free_block(block, page->block_size);
   thread_heap& heap = this_thread_heap;
+  heap_remote_batch& batch = heap.remote_batches[page->size_class];
   // Not for a page whose owner has exited (its frees take the lock; it goes back once they are all
   // in), nor on a thread that cannot be sure to pass them on.
-  heap_remote_batch& batch = heap.remote_batches[page->size_class];
   if (page->owner.load(std::memory_order_relaxed) == nullptr || !detail::heap_may_batch(heap)) {
     if (batch.page == page) detail::heap_push_remote_batch(batch);  // an orphan's: all in, it can go back
     detail::heap_push_remote(page, block, block);
