@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: BSL-1.0
+// Tests of <own/detail/write_backoff.hpp>, the back-off of atomic_shared_ptr's store and exchange:
+// only a write that finds another thread's node in an atomic this thread wrote last, soon after such
+// a find, pauses; the pause doubles to a bound; a find long after the last one starts again; writers
+// far apart in time, a writer alone, a write that finds the atomic empty and compare_exchange never
+// pause. Driven on one thread by telling the back-off what a write found or what this thread wrote
+// last; then through atomic_shared_ptr, and with real threads (under TSan in CI).
+#include <own/atomic_shared_ptr.hpp>
+#include <own/detail/write_backoff.hpp>
+
+#include <gtest/gtest.h>
+
+#include "stress.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+using own::detail::write_backoff;
+
+namespace {
+
+int atomic_a, atomic_b;
+int node_mine, node_theirs;
+
+void require_clock() {
+  if (!write_backoff::has_clock) GTEST_SKIP() << "no cheap clock here: writes never pause";
+}
+
+// The tests' window: a few milliseconds, so that sanitizers and valgrind, which slow the code between
+// two signs far beyond the default microseconds, still see them come in a row.
+constexpr std::uint64_t test_window = 1u << 23;
+
+// Longer than this thread's window.
+void quiet_time() {
+  const std::uint64_t start = write_backoff::ticks();
+  while (write_backoff::ticks() - start <= write_backoff::window_ticks()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+class WriteBackoff : public ::testing::Test {
+ protected:
+  void SetUp() override { write_backoff::set_window_for_testing(test_window); }
+  void TearDown() override { write_backoff::set_window_for_testing(0); }
+};
+
+// This thread's last write was to `atomic`, and its last sign (if any) ended long ago.
+void settle_on(const void* atomic) {
+  write_backoff::after_write(atomic, &node_mine);
+  quiet_time();
+}
+
+// A write to atomic_a that found another thread's node, then wrote node_mine.
+void write_over_theirs() {
+  write_backoff::before_write(&atomic_a, &node_theirs);
+  write_backoff::after_write(&atomic_a, &node_mine);
+}
+
+// Runs `attempt` until it returns true, at most 10 times: a sequence that needs its signs within
+// microseconds of each other fails only if this thread was preempted in the middle of it.
+void within_the_window(const std::function<bool()>& attempt) {
+  for (int i = 0; i < 10; ++i) {
+    if (attempt()) return;
+  }
+  ADD_FAILURE() << "the sequence of signs never ran within the window in 10 attempts";
+}
+
+TEST_F(WriteBackoff, WritesThatFindTheirOwnNodeNeverPause) {
+  require_clock();
+  settle_on(&atomic_a);
+  const auto paused = write_backoff::paused_steps();
+  for (int i = 0; i < 1000; ++i) {
+    write_backoff::before_write(&atomic_a, &node_mine);
+    write_backoff::after_write(&atomic_a, &node_mine);
+  }
+  EXPECT_EQ(write_backoff::paused_steps(), paused);
+}
+
+TEST_F(WriteBackoff, AnotherAtomicOrAnEmptyOneIsNoSign) {
+  require_clock();
+  settle_on(&atomic_a);
+  const auto paused = write_backoff::paused_steps();
+  for (int i = 0; i < 100; ++i) {
+    write_backoff::before_write(&atomic_b, &node_theirs);  // this thread's last write was to atomic_a
+    write_backoff::before_write(&atomic_a, nullptr);       // emptied by another thread
+    write_backoff::after_write(&atomic_a, &node_mine);
+  }
+  EXPECT_EQ(write_backoff::paused_steps(), paused);
+}
+
+TEST_F(WriteBackoff, SignsInARowDoubleThePauseToABound) {
+  require_clock();
+  within_the_window([] {
+    settle_on(&atomic_a);
+    write_over_theirs();  // the first sign after a quiet time only starts a series
+    if (write_backoff::next_doubling() != 0) return false;
+    for (unsigned k = 0; k < 12; ++k) {
+      const auto before = write_backoff::paused_steps();
+      write_over_theirs();
+      const unsigned expected = k < 6 ? k : 6;  // at most 2^6 pauses per write
+      if (write_backoff::paused_steps() - before != (1ull << expected)) return false;
+    }
+    return write_backoff::next_doubling() == 6;
+  });
+}
+
+TEST_F(WriteBackoff, ASignLongAfterTheLastStartsAgain) {
+  require_clock();
+  within_the_window([] {
+    settle_on(&atomic_a);
+    write_over_theirs();
+    write_over_theirs();
+    write_over_theirs();
+    if (write_backoff::next_doubling() != 2) return false;
+    quiet_time();
+    const auto before = write_backoff::paused_steps();
+    write_over_theirs();  // does not count: no pause, the series starts again
+    if (write_backoff::paused_steps() != before || write_backoff::next_doubling() != 0) return false;
+    write_over_theirs();
+    return write_backoff::paused_steps() - before == 1;
+  });
+}
+
+TEST_F(WriteBackoff, TheDefaultWindowIsMicroseconds) {
+  require_clock();
+  write_backoff::set_window_for_testing(0);
+  const std::uint64_t start = write_backoff::ticks();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_LT(write_backoff::window_ticks() * 50, write_backoff::ticks() - start);  // under 20 us
+  EXPECT_GT(write_backoff::window_ticks(), 0u);
+}
+
+TEST_F(WriteBackoff, WritersFarApartInTimeNeverPause) {
+  require_clock();
+  settle_on(&atomic_a);
+  const auto paused = write_backoff::paused_steps();
+  for (int i = 0; i < 3; ++i) {
+    quiet_time();
+    write_over_theirs();  // two writers taking turns every few milliseconds
+  }
+  EXPECT_EQ(write_backoff::paused_steps(), paused);
+}
+
+TEST_F(WriteBackoff, EachThreadCountsItsOwn) {
+  require_clock();
+  settle_on(&atomic_a);
+  write_over_theirs();
+  write_over_theirs();
+  unsigned long long other_paused = 99;
+  std::thread([&] {
+    // This thread never wrote atomic_a: finding another node there is no sign.
+    write_backoff::before_write(&atomic_a, &node_theirs);
+    write_backoff::before_write(&atomic_a, &node_theirs);
+    other_paused = write_backoff::paused_steps();
+  }).join();
+  EXPECT_EQ(other_paused, 0u);
+}
+
+// Through atomic_shared_ptr: telling the back-off that this thread last wrote some other node makes
+// the atomic's real node look like another thread's.
+template <class Atomic>
+void store_over_another_writer(Atomic& a, typename Atomic::value_type v) {
+  write_backoff::after_write(&a, &node_theirs);
+  a.store(std::move(v));
+}
+
+// An atomic this thread has written, and the first sign of a series after a quiet time.
+void start_a_series(own::atomic_shared_ptr<int>& a) {
+  a.store(own::make_shared<int>(1));
+  quiet_time();
+  store_over_another_writer(a, own::make_shared<int>(2));
+}
+
+TEST_F(WriteBackoff, StoreAndExchangePauseOnSigns) {
+  require_clock();
+  own::atomic_shared_ptr<int> a;
+  within_the_window([&] {
+    start_a_series(a);
+    const auto before = write_backoff::paused_steps();
+    store_over_another_writer(a, own::make_shared<int>(3));
+    if (write_backoff::paused_steps() - before != 1) return false;
+    write_backoff::after_write(&a, &node_theirs);
+    static_cast<void>(a.exchange(own::make_shared<int>(4)));
+    return write_backoff::paused_steps() - before == 3;
+  });
+  EXPECT_EQ(*a.load(), 4);
+}
+
+TEST_F(WriteBackoff, CompareExchangeRecordsItsWriteAndNeverPausesForIt) {
+  require_clock();
+  own::atomic_shared_ptr<int> a;
+  within_the_window([&] {
+    start_a_series(a);
+    store_over_another_writer(a, own::make_shared<int>(3));  // the series is on
+    const auto before = write_backoff::paused_steps();
+    write_backoff::after_write(&a, &node_theirs);
+    own::shared_ptr<int> seen = a.load();
+    if (!a.compare_exchange_strong(seen, own::make_shared<int>(4))) return false;
+    if (write_backoff::paused_steps() != before) return false;  // the CAS did not pause
+    a.store(own::make_shared<int>(5));  // finds the CAS's node: this thread's
+    return write_backoff::paused_steps() == before;
+  });
+}
+
+TEST_F(WriteBackoff, AnAtomicMadeWhereAnotherEndedIsNew) {
+  require_clock();
+  quiet_time();
+  const auto paused = write_backoff::paused_steps();
+  alignas(own::atomic_shared_ptr<int>) unsigned char storage[sizeof(own::atomic_shared_ptr<int>)];
+  for (int i = 0; i < 20; ++i) {
+    auto* a = ::new (static_cast<void*>(storage)) own::atomic_shared_ptr<int>(own::make_shared<int>(i));
+    a->store(own::make_shared<int>(i + 1));  // the constructor's node is nobody's write
+    // Had another thread written last (or had the node freed by the destructor not come back in the
+    // next constructor), the next atomic here would hold a node this thread did not write.
+    write_backoff::after_write(a, &node_theirs);
+    a->~atomic_shared_ptr();
+  }
+  EXPECT_EQ(write_backoff::paused_steps(), paused);
+}
+
+TEST_F(WriteBackoff, AtomicWeakPtrWritesPauseToo) {
+  require_clock();
+  auto v1 = own::make_shared<int>(1), v2 = own::make_shared<int>(2);
+  own::atomic_weak_ptr<int> a(v1);
+  a.store(v2);
+  within_the_window([&] {
+    quiet_time();
+    store_over_another_writer(a, own::weak_ptr<int>(v1));
+    const auto before = write_backoff::paused_steps();
+    store_over_another_writer(a, own::weak_ptr<int>(v2));
+    return write_backoff::paused_steps() - before == 1;
+  });
+}
+
+struct counted {
+  static std::atomic<int> live;
+  int owner;
+  explicit counted(int o) : owner(o) { ++live; }
+  counted(const counted&) = delete;
+  counted& operator=(const counted&) = delete;
+  ~counted() { --live; }
+};
+std::atomic<int> counted::live{0};
+
+// Two threads (and then four, more than this machine's cores) store into one atomic as fast as they
+// can: whatever the back-off makes them wait, every value is released exactly once, by exchange's
+// caller or by the store that replaced it, and no write is lost.
+TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
+  for (int threads : {2, 4}) {
+    {
+      own::atomic_shared_ptr<counted> a(own::make_shared<counted>(-1));
+      std::atomic<int> ready{0};
+      const long writes = own_test::scaled(250000);  // per thread: 10^6 writes in all at 4 threads
+      std::vector<std::thread> writers;
+      for (int t = 0; t < threads; ++t) {
+        writers.emplace_back([&, t] {
+          ++ready;
+          while (ready.load() < threads) std::this_thread::yield();
+          for (long i = 0; i < writes; ++i) {
+            if (i % 2 == 0) {
+              a.store(own::make_shared<counted>(t));
+            } else {
+              EXPECT_TRUE(a.exchange(own::make_shared<counted>(t)));  // never empty
+            }
+          }
+        });
+      }
+      for (auto& w : writers) w.join();
+      EXPECT_EQ(counted::live.load(), 1);  // the last value stored
+      own::shared_ptr<counted> last = a.load();
+      ASSERT_TRUE(last);
+      EXPECT_GE(last->owner, 0);
+      EXPECT_LT(last->owner, threads);
+    }
+    EXPECT_EQ(counted::live.load(), 0);
+  }
+}
+
+}  // namespace
