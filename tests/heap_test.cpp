@@ -438,6 +438,27 @@ TEST(HeapThreads, BlocksAFreeingThreadHoldsBackReachTheirPageAtItsExit) {
   EXPECT_LE(pages_in_use(), before);
 }
 
+TEST(HeapThreads, AThreadAllocatesTheBlocksItHoldsBackBeforeItsOwnPages) {
+  if (!heap_on()) GTEST_SKIP() << "operator_new mode";
+  own::heap::trim();
+  const std::size_t before = pages_in_use();
+  constexpr std::size_t size = 1536;  // a class nothing else here uses
+  own::heap_allocator<std::byte> a;
+  std::vector<std::byte*> made;
+  std::thread([&] {
+    for (int i = 0; i < 3; ++i) made.push_back(a.allocate(size));
+    std::thread([&] {
+      a.deallocate(made[0], size);  // held back: this thread has a batch of one
+      std::byte* again = a.allocate(size);
+      EXPECT_EQ(again, made[0]);  // not a block of a page of this thread's
+      made[0] = again;
+      for (std::byte* b : made) a.deallocate(b, size);  // all three back to the owner's page
+    }).join();
+  }).join();
+  EXPECT_EQ(own::heap::current_statistics().orphaned_pages, 0u);
+  EXPECT_LE(pages_in_use(), before);
+}
+
 TEST(HeapThreads, BlocksAFreeingThreadHoldsBackReachTheirPageAtTrim) {
   if (!heap_on()) GTEST_SKIP() << "operator_new mode";
   own::heap::trim();

@@ -13,8 +13,10 @@
 /// allocation and a free by the same thread are a pop and a push on a thread-local list. A thread
 /// that frees blocks of another thread's page holds them back, up to 2 KiB or 32 blocks per size
 /// class, and passes them on with one CAS when that batch is full, when it frees a block of the class
-/// into another page, at its exit, or at trim(). Blocks allocated one after another lie side by side. Larger requests, and
-/// alignments above 128, go to ::operator new.
+/// into another page, at its exit, or at trim(); until then, they are the first blocks it allocates
+/// of that class once its own page runs dry (still in its cache, and still counted as out by their
+/// page). Blocks allocated one after another lie side by side. Larger requests, and alignments
+/// above 128, go to ::operator new.
 ///
 /// Memory: a page that becomes empty goes to a process-wide list of free pages, and back to the
 /// system (madvise) once it has been free for `free_page_delay` (ten seconds, jemalloc's default

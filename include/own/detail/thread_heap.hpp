@@ -453,6 +453,21 @@ OWN_NOINLINE inline void* heap_allocate_slow(std::size_t size_class, std::size_t
     if (!detail::heap_set_up(heap)) return detail::heap_operator_new(size, align);
   }
   detail::heap_take_reawakened(heap);
+  // Blocks this thread freed into another thread's page and holds back are still in its cache, and
+  // still counted as out by their page: given out again, before this thread's own page is refilled
+  // (which would take back blocks another core freed, a cache miss each) or another page is used.
+  heap_remote_batch& batch = heap.remote_batches[size_class];
+  if (batch.head != nullptr) {
+    heap_block* block = batch.head;
+    if (block == batch.tail) {
+      batch = {};
+    } else {
+      batch.head = block->next;
+      batch.bytes -= batch.page->block_size;
+    }
+    detail::heap_unpoison_block(block, heap_class_sizes[size_class]);
+    return block;
+  }
   for (;;) {
     heap_page* page = heap.current[size_class];
     if (page != &heap_empty_page) {
