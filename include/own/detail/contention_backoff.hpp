@@ -14,7 +14,7 @@
 // AArch64's yield hint), never a system call.
 #pragma once
 
-#include "cpu_relax.hpp"
+#include "doubling_pause.hpp"
 
 namespace own::detail {
 
@@ -33,39 +33,31 @@ class contention_backoff {
   static void after_failure(value_identity tried, value_identity current) noexcept {
     state& s = thread_state();
     if (s.has_current && s.current == tried) {
-      const unsigned steps = 1u << s.losses;
-      for (unsigned i = 0; i < steps; ++i) spin_pause();
-      s.paused += steps;
-      if (s.losses < max_doublings) ++s.losses;
+      s.wait.pause();
     } else {
-      s.losses = 0;
+      s.wait.restart();
     }
     s.current = current;
     s.has_current = true;
   }
   static void after_success() noexcept {
     state& s = thread_state();
-    s.losses = 0;
+    s.wait.restart();
     s.has_current = false;
   }
   // This thread's retries lost in a row, which its next lost retry pauses 2^n steps for, and the
   // steps it has paused in all (for tests).
-  static unsigned consecutive_losses() noexcept { return thread_state().losses; }
-  static unsigned long long paused_steps() noexcept { return thread_state().paused; }
+  static unsigned consecutive_losses() noexcept { return thread_state().wait.doublings; }
+  static unsigned long long paused_steps() noexcept { return thread_state().wait.paused; }
 
  private:
-  // At most 2^6 pauses per lost retry, a few microseconds: enough for a winner's round, short
-  // beside a time slice.
-  static constexpr unsigned max_doublings = 6;
-
   struct state {
     value_identity current;
     bool has_current;
-    unsigned losses;
-    unsigned long long paused;
+    doubling_pause wait;  // the losses in a row are its doublings
   };
   static state& thread_state() noexcept {
-    static thread_local state s{{nullptr, nullptr}, false, 0, 0};
+    static thread_local state s{{nullptr, nullptr}, false, {0, 0}};
     return s;
   }
 };

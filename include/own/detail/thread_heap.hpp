@@ -459,13 +459,14 @@ OWN_NOINLINE inline void* heap_allocate_slow(std::size_t size_class, std::size_t
   heap_remote_batch& batch = heap.remote_batches[size_class];
   if (batch.head != nullptr) {
     heap_block* block = batch.head;
+    const std::size_t block_size = heap_class_sizes[size_class];  // not from the other thread's page
     if (block == batch.tail) {
       batch = {};
     } else {
       batch.head = block->next;
-      batch.bytes -= batch.page->block_size;
+      batch.bytes -= block_size;
     }
-    detail::heap_unpoison_block(block, heap_class_sizes[size_class]);
+    detail::heap_unpoison_block(block, block_size);
     return block;
   }
   for (;;) {

@@ -24,7 +24,7 @@
 
 #include <cstdint>
 
-#include "cpu_relax.hpp"
+#include "doubling_pause.hpp"
 #include "slow_path.hpp"
 
 namespace own::detail {
@@ -66,8 +66,8 @@ class write_backoff {
   // For tests: the exponent of this thread's next pause and the pause steps it has taken; the clock,
   // and this thread's window in its ticks (0: the default), widened where instrumentation slows
   // the code between two signs beyond microseconds.
-  static unsigned next_doubling() noexcept { return thread_state().doublings; }
-  static unsigned long long paused_steps() noexcept { return thread_state().paused; }
+  static unsigned next_doubling() noexcept { return thread_state().wait.doublings; }
+  static unsigned long long paused_steps() noexcept { return thread_state().wait.paused; }
   static void set_window_for_testing(std::uint64_t ticks) noexcept { thread_state().window_override = ticks; }
   static std::uint64_t window_ticks() noexcept {
     const std::uint64_t w = thread_state().window_override;
@@ -86,16 +86,11 @@ class write_backoff {
   }
 
  private:
-  static constexpr unsigned max_doublings = 6;
-
   OWN_NOINLINE static void sign(state& s) noexcept {
-    const bool counts = ticks() - s.sign_ended < window_ticks();
-    if (!counts) s.doublings = 0;
-    if (counts) {
-      const unsigned steps = 1u << s.doublings;
-      for (unsigned i = 0; i < steps; ++i) spin_pause();
-      s.paused += steps;
-      if (s.doublings < max_doublings) ++s.doublings;
+    if (ticks() - s.sign_ended < window_ticks()) {
+      s.wait.pause();
+    } else {
+      s.wait.restart();
     }
     s.sign_ended = ticks();
   }
@@ -114,12 +109,11 @@ class write_backoff {
     const void* atomic;
     const void* written;
     std::uint64_t sign_ended;
-    unsigned doublings;
-    unsigned long long paused;
+    doubling_pause wait;
     std::uint64_t window_override;
   };
   static state& thread_state() noexcept {
-    static thread_local state s{nullptr, nullptr, 0, 0, 0, 0};
+    static thread_local state s{nullptr, nullptr, 0, {0, 0}, 0};
     return s;
   }
 };
