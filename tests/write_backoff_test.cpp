@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tests of <own/detail/write_backoff.hpp>, the back-off of atomic_shared_ptr's store and exchange:
-// only a write that finds another thread's node in an atomic this thread wrote last, soon after such
-// a find, pauses; the pause doubles to a bound; a find long after the last one starts again; writers
+// only a write that finds another thread's node in an atomic this thread wrote last, or that follows
+// this thread's write to it of a node that replaced one a reader held, soon after such a find,
+// pauses; the pause doubles to a bound; a find long after the last one starts again; writers
 // far apart in time, a writer alone, a write that finds the atomic empty and compare_exchange never
 // pause. Driven on one thread by telling the back-off what a write found or what this thread wrote
 // last; then through atomic_shared_ptr, and with real threads (under TSan in CI).
@@ -125,6 +126,42 @@ TEST_F(WriteBackoff, ASignLongAfterTheLastStartsAgain) {
   });
 }
 
+// A write to atomic_a whose node replaced one a reader held.
+void write_over_a_read_node() {
+  write_backoff::before_write(&atomic_a, &node_mine);
+  write_backoff::after_write(&atomic_a, &node_mine, true);
+}
+
+TEST_F(WriteBackoff, AWriteAfterOneThatReplacedAReadNodeIsASign) {
+  require_clock();
+  within_the_window([] {
+    settle_on(&atomic_a);
+    const auto before = write_backoff::paused_steps();
+    write_over_a_read_node();  // the write before it replaced nothing read: no sign
+    write_over_a_read_node();  // a sign, the first of a series
+    if (write_backoff::next_doubling() != 0 || write_backoff::paused_steps() != before) return false;
+    write_over_a_read_node();
+    write_over_a_read_node();
+    if (write_backoff::paused_steps() - before != 1 + 2) return false;
+    write_backoff::before_write(&atomic_a, &node_mine);  // counts: the last write replaced a read node
+    write_backoff::after_write(&atomic_a, &node_mine);   // replaced nothing read
+    write_backoff::before_write(&atomic_a, &node_mine);  // no sign
+    return write_backoff::paused_steps() - before == 1 + 2 + 4;
+  });
+}
+
+TEST_F(WriteBackoff, AReadNodeReplacedIsNoSignForAnotherAtomicOrAnEmptyOne) {
+  require_clock();
+  settle_on(&atomic_a);
+  const auto paused = write_backoff::paused_steps();
+  for (int i = 0; i < 100; ++i) {
+    write_backoff::after_write(&atomic_a, &node_mine, true);
+    write_backoff::before_write(&atomic_b, &node_mine);
+    write_backoff::before_write(&atomic_a, nullptr);  // emptied by a consumer meanwhile
+  }
+  EXPECT_EQ(write_backoff::paused_steps(), paused);
+}
+
 TEST_F(WriteBackoff, TheDefaultWindowIsMicroseconds) {
   require_clock();
   write_backoff::set_window_for_testing(0);
@@ -206,6 +243,31 @@ TEST_F(WriteBackoff, CompareExchangeRecordsItsWriteAndNeverPausesForIt) {
   });
 }
 
+// A store that replaces the node a snapshot (a reader) holds tells the next store to the atomic.
+TEST_F(WriteBackoff, StoresThatReplaceWhatReadersHoldPause) {
+  require_clock();
+  own::atomic_shared_ptr<int> a(own::make_shared<int>(0));
+  const auto store_under_a_reader = [&a](int v) {
+    own::snapshot_ptr<int> reading = a.snapshot();
+    a.store(own::make_shared<int>(v));
+    EXPECT_EQ(*reading, v - 1);  // still readable: the store left it to the snapshot
+  };
+  within_the_window([&] {
+    a.store(own::make_shared<int>(0));
+    quiet_time();
+    store_under_a_reader(1);
+    store_under_a_reader(2);  // the first sign of a series
+    const auto before = write_backoff::paused_steps();
+    store_under_a_reader(3);
+    if (write_backoff::paused_steps() - before != 1) return false;
+    a.store(own::make_shared<int>(3));  // pauses, and replaces nothing read
+    if (write_backoff::paused_steps() - before != 1 + 2) return false;
+    a.store(own::make_shared<int>(3));
+    return write_backoff::paused_steps() - before == 1 + 2;
+  });
+  EXPECT_EQ(*a.load(), 3);
+}
+
 TEST_F(WriteBackoff, AnAtomicMadeWhereAnotherEndedIsNew) {
   require_clock();
   quiet_time();
@@ -275,6 +337,42 @@ TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
       ASSERT_TRUE(last);
       EXPECT_GE(last->owner, 0);
       EXPECT_LT(last->owner, threads);
+    }
+    EXPECT_EQ(counted::live.load(), 0);
+  }
+}
+
+// One thread stores as fast as it can while the others load (two threads, then four, more than this
+// machine's cores): whatever the writer waits for its readers, every value is released exactly once
+// and every load sees a value whole.
+TEST_F(WriteBackoff, AWriterUnderReadersLosesNothing) {
+  for (int threads : {2, 4}) {
+    {
+      own::atomic_shared_ptr<counted> a(own::make_shared<counted>(0));
+      std::atomic<int> ready{0};
+      std::atomic<bool> done{false};
+      const long writes = own_test::scaled(250000);
+      std::vector<std::thread> readers;
+      for (int t = 1; t < threads; ++t) {
+        readers.emplace_back([&] {
+          ++ready;
+          int last = 0;
+          while (!done.load()) {
+            own::shared_ptr<counted> v = a.load();
+            ASSERT_TRUE(v);
+            EXPECT_GE(v->owner, last);  // values only grow: none seen out of order or torn
+            last = v->owner;
+          }
+        });
+      }
+      while (ready.load() < threads - 1) std::this_thread::yield();
+      for (long i = 1; i <= writes; ++i) a.store(own::make_shared<counted>(static_cast<int>(i)));
+      done = true;
+      for (auto& r : readers) r.join();
+      // A value whose last reference a reader's node held waits for the next write (never for a reader).
+      a.store(own::make_shared<counted>(-1));
+      EXPECT_EQ(counted::live.load(), 1);
+      EXPECT_EQ(a.load()->owner, -1);
     }
     EXPECT_EQ(counted::live.load(), 0);
   }

@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: BSL-1.0
 // Back-off for unconditional writes (atomic_shared_ptr's store and exchange) that keep alternating
-// with another thread's writes to the same atomic. Each write then takes the atomic's line (and the
-// lines of the values' counts) from the other core, and the other core's next write takes them
+// with another thread's accesses to the same atomic. Each write then takes the atomic's line (and
+// the lines of the values' counts) from the other core, and the other core's next access takes them
 // back: on two cores a store cost five times its one-thread time, as much as the same swap under a
-// std::mutex, whose waiter sleeps and lets the holder run on alone.
+// std::mutex, whose waiter sleeps and lets the holder run on alone; a load under such stores cost
+// seven times its one-thread time.
 //
-// The sign: just before writing, the atomic holds a node (not an empty value) that this thread did
-// not write, although this thread's last write (to any atomic) was to this one. Writers that take
-// turns by design (a producer's store and a consumer's exchange, a store every few microseconds by
-// each of two threads) see that too, so a sign counts only if it comes less than `window` after the
-// thread's previous sign ended: a few microseconds (2^12 ticks of x86's time-stamp counter, which
-// runs at 1-4 GHz; 2 us of AArch64's virtual counter, by its stated frequency; read only on a sign,
-// beside the cache miss a sign means). A sign that counts pauses, before the write, 2^k spin hints, k being the signs that
+// The signs, either of:
+//  - another writer: just before writing, the atomic holds a node (not an empty value) that this
+//    thread did not write, although this thread's last write (to any atomic) was to this one;
+//  - a reader: this thread's last write was to this atomic, and the node it replaced was being read
+//    (a hazard slot held it when the write looked, which it does anyway to know whether it may free
+//    the node at once).
+// Threads that take turns by design (a producer's store and a consumer's exchange, a store every few
+// microseconds by each of two threads, a reader of a value rarely replaced) see that too, so a sign
+// counts only if it comes less than `window` after the thread's previous sign ended: a few
+// microseconds (2^12 ticks of x86's time-stamp counter, which runs at 1-4 GHz; 2 us of AArch64's
+// virtual counter, by its stated frequency; read only on a sign, beside the cache miss a sign
+// means). A sign that counts pauses, before the write, 2^k spin hints, k being the signs that
 // counted in a row before it, up to 6; one that does not count starts the series again. The other
 // writer meanwhile finds its own node and runs on alone, and the two take turns in runs of up to
-// about the window (a pause longer than the window ends the series).
+// about the window (a pause longer than the window ends the series); a reader meanwhile loads a node,
+// a count and a word that no write disturbs.
 // (Pausing after the write instead would have each thread pause after each of its writes, and both
 // would make one write per pause.) A node's address, once freed, may come back as another thread's
 // node: the sign is then missed, never made up. An atomic's destructor forgets it, so that one made
@@ -43,16 +50,18 @@ class write_backoff {
   static void before_write(const void* atomic, const void* seen) noexcept {
     if constexpr (has_clock) {
       state& s = thread_state();
-      if (OWN_UNLIKELY(s.atomic == atomic && seen != s.written && seen != nullptr)) sign(s);
+      if (OWN_UNLIKELY(s.atomic == atomic && seen != nullptr && (seen != s.written || s.replaced_read))) sign(s);
     }
   }
   // After this thread wrote `written` (a node, or null) to `atomic`, by any write (a successful
-  // compare-exchange too, so that the next store knows the node as this thread's).
-  static void after_write(const void* atomic, const void* written) noexcept {
+  // compare-exchange too, so that the next store knows the node as this thread's); `replaced_read`:
+  // the node it replaced was being read (a sign for the next write, if it is to `atomic` again).
+  static void after_write(const void* atomic, const void* written, bool replaced_read = false) noexcept {
     if constexpr (has_clock) {
       state& s = thread_state();
       s.atomic = atomic;
       s.written = written;
+      s.replaced_read = replaced_read;
     }
   }
   // When `atomic` ends: this thread's next write to an atomic at its address is not a sign.
@@ -108,12 +117,13 @@ class write_backoff {
   struct state {
     const void* atomic;
     const void* written;
+    bool replaced_read;
     std::uint64_t sign_ended;
     doubling_pause wait;
     std::uint64_t window_override;
   };
   static state& thread_state() noexcept {
-    static thread_local state s{nullptr, nullptr, 0, {0, 0}, 0};
+    static thread_local state s{nullptr, nullptr, false, 0, {0, 0}, 0};
     return s;
   }
 };
