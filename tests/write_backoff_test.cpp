@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "stress.hpp"
+#include "tracked.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -298,15 +299,7 @@ TEST_F(WriteBackoff, AtomicWeakPtrWritesPauseToo) {
   });
 }
 
-struct counted {
-  static std::atomic<int> live;
-  int owner;
-  explicit counted(int o) : owner(o) { ++live; }
-  counted(const counted&) = delete;
-  counted& operator=(const counted&) = delete;
-  ~counted() { --live; }
-};
-std::atomic<int> counted::live{0};
+using own_test::tracked;
 
 // Two threads (and then four, more than this machine's cores) store into one atomic as fast as they
 // can: whatever the back-off makes them wait, every value is released exactly once, by exchange's
@@ -314,7 +307,7 @@ std::atomic<int> counted::live{0};
 TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
   for (int threads : {2, 4}) {
     {
-      own::atomic_shared_ptr<counted> a(own::make_shared<counted>(-1));
+      own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(-1));
       std::atomic<int> ready{0};
       const long writes = own_test::scaled(250000);  // per thread: 10^6 writes in all at 4 threads
       std::vector<std::thread> writers;
@@ -324,21 +317,22 @@ TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
           while (ready.load() < threads) std::this_thread::yield();
           for (long i = 0; i < writes; ++i) {
             if (i % 2 == 0) {
-              a.store(own::make_shared<counted>(t));
+              a.store(own::make_shared<tracked>(t));
             } else {
-              EXPECT_TRUE(a.exchange(own::make_shared<counted>(t)));  // never empty
+              EXPECT_TRUE(a.exchange(own::make_shared<tracked>(t)));  // never empty
             }
           }
         });
       }
       for (auto& w : writers) w.join();
-      EXPECT_EQ(counted::live.load(), 1);  // the last value stored
-      own::shared_ptr<counted> last = a.load();
+      EXPECT_EQ(tracked::live(), 1);  // the last value stored
+      own::shared_ptr<tracked> last = a.load();
       ASSERT_TRUE(last);
-      EXPECT_GE(last->owner, 0);
-      EXPECT_LT(last->owner, threads);
+      EXPECT_GE(last->value(), 0);
+      EXPECT_LT(last->value(), threads);
     }
-    EXPECT_EQ(counted::live.load(), 0);
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(tracked::double_destroyed(), 0);
   }
 }
 
@@ -348,7 +342,7 @@ TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
 TEST_F(WriteBackoff, AWriterUnderReadersLosesNothing) {
   for (int threads : {2, 4}) {
     {
-      own::atomic_shared_ptr<counted> a(own::make_shared<counted>(0));
+      own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(0));
       std::atomic<int> ready{0};
       std::atomic<bool> done{false};
       const long writes = own_test::scaled(250000);
@@ -358,23 +352,24 @@ TEST_F(WriteBackoff, AWriterUnderReadersLosesNothing) {
           ++ready;
           int last = 0;
           while (!done.load()) {
-            own::shared_ptr<counted> v = a.load();
+            own::shared_ptr<tracked> v = a.load();
             ASSERT_TRUE(v);
-            EXPECT_GE(v->owner, last);  // values only grow: none seen out of order or torn
-            last = v->owner;
+            EXPECT_GE(v->value(), last);  // values only grow: none seen out of order or torn
+            last = v->value();
           }
         });
       }
       while (ready.load() < threads - 1) std::this_thread::yield();
-      for (long i = 1; i <= writes; ++i) a.store(own::make_shared<counted>(static_cast<int>(i)));
+      for (long i = 1; i <= writes; ++i) a.store(own::make_shared<tracked>(static_cast<int>(i)));
       done = true;
       for (auto& r : readers) r.join();
       // A value whose last reference a reader's node held waits for the next write (never for a reader).
-      a.store(own::make_shared<counted>(-1));
-      EXPECT_EQ(counted::live.load(), 1);
-      EXPECT_EQ(a.load()->owner, -1);
+      a.store(own::make_shared<tracked>(-1));
+      EXPECT_EQ(tracked::live(), 1);
+      EXPECT_EQ(a.load()->value(), -1);
     }
-    EXPECT_EQ(counted::live.load(), 0);
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(tracked::double_destroyed(), 0);
   }
 }
 

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSL-1.0
+// Back-off for atomic_shared_ptr's loads that keep meeting another reader's copies of the same
+// value. Two threads loading one atomic in a loop each increment and then decrement the value's
+// count, and each such write takes the count's line from the other core: on two cores a load and
+// its drop cost twice their one-thread time, where a lock whose waiter sleeps (Boost's spinlock)
+// lets one thread run alone at its one-thread speed.
+//
+// The sign: a load finds the node this thread loaded last (no write in between) and the count's
+// line in another core's cache, which it tells by timing a read of the count (x86's time-stamp
+// counter, lfence and rdtsc before, rdtscp after). Timing costs about 50 ns on the host measured,
+// so a load checks once in `check_every`; a check that finds the line elsewhere makes the thread
+// check every load until one finds it here again. A sign pauses as sign_series.hpp says (within
+// microseconds of the previous sign, doubling up to 64 spin hints), after the copy, with nothing
+// protected. The other reader meanwhile finds the line in its own cache at every load, checks
+// rarely, and runs on alone; the paused reader's next load finds the line elsewhere again and
+// pauses longer. So the two take turns in runs, as a lock's holder and waiter do. A load that finds
+// a new node is no sign: a writer stored meanwhile, and writers already pause for readers
+// (write_backoff); readers pausing for writers too would have both wait.
+//
+// Elsewhere or hit: the time of an empty timing, the least of eight measured at the thread's first
+// check, plus 100 ticks (25-100 ns at 1-4 GHz) tells the two apart. A hit in the core's own caches
+// takes less; a line in another core's cache more (210-300 ticks on the 2.1 GHz host measured, a
+// hit 50-70). A line that fell to the shared cache may pass for either, but leaving a core's own
+// caches takes hundreds of kilobytes of other traffic, far more than fits between two loads within
+// the window. An interrupt can make a hit look slow; it costs a pause only if another such find on
+// the same node follows within the window (the first of a series does not pause). Where reading the
+// counter is slow (a hypervisor that traps it: an empty timing over 1000 ticks), loads never pause;
+// nor anywhere but x86-64 (AArch64's virtual counter ticks too slowly to tell a hit from a miss).
+#pragma once
+
+#include <cstdint>
+
+#include "sign_series.hpp"
+#include "slow_path.hpp"
+
+namespace own::detail {
+
+class read_backoff {
+  struct state;
+
+ public:
+#if defined(__x86_64__)
+  static constexpr bool has_clock = true;
+#else
+  static constexpr bool has_clock = false;
+#endif
+  static constexpr unsigned check_every = 64;
+  static constexpr std::uint64_t never = ~std::uint64_t{0};
+
+  // Before copying the value of the protected `node`, whose count `read()` reads: whether the copy
+  // is a sign (to be passed to after_copy).
+  template <class Read>
+  static bool before_copy(const void* node, Read read) noexcept {
+    if constexpr (has_clock) {
+      state& s = thread_state();
+      if (OWN_UNLIKELY(s.checking || --s.until_check == 0)) return check(s, node, read);
+    }
+    return false;
+  }
+  // After the copy, with nothing protected: pauses on a sign that counts.
+  static void after_copy(bool sign) noexcept {
+    if constexpr (has_clock) {
+      if (OWN_UNLIKELY(sign)) thread_state().series.sign();
+    }
+  }
+
+  // For tests: whether this thread checks every load; the exponent of its next pause and the pause
+  // steps it has taken; its window (0: the default); and the ticks beyond which a read is elsewhere
+  // (`never` where the counter is too slow), measured at its first check.
+  static bool checking() noexcept { return thread_state().checking; }
+  static unsigned next_doubling() noexcept { return thread_state().series.wait.doublings; }
+  static unsigned long long paused_steps() noexcept { return thread_state().series.wait.paused; }
+  static void set_window_for_testing(std::uint64_t ticks) noexcept { thread_state().series.window_override = ticks; }
+  static std::uint64_t elsewhere_ticks() noexcept {
+    state& s = thread_state();
+    if (s.elsewhere == 0) s.elsewhere = measure_elsewhere();
+    return s.elsewhere;
+  }
+
+ private:
+#if defined(__x86_64__)
+  template <class Read>
+  OWN_NOINLINE static bool check(state& s, const void* node, Read read) noexcept {
+    s.until_check = check_every;
+    const std::uint64_t limit = elsewhere_ticks();
+    unsigned processor;
+    __builtin_ia32_lfence();  // the timing starts once what came before has run
+    const std::uint64_t start = __builtin_ia32_rdtsc();
+    read();
+    const std::uint64_t took = __builtin_ia32_rdtscp(&processor) - start;
+    s.checking = took > limit;
+    const bool same = node == s.last_node;
+    s.last_node = node;
+    return s.checking && same;
+  }
+
+  static std::uint64_t measure_elsewhere() noexcept {
+    std::uint64_t least = never;
+    for (int i = 0; i < 8; ++i) {
+      unsigned processor;
+      __builtin_ia32_lfence();
+      const std::uint64_t start = __builtin_ia32_rdtsc();
+      const std::uint64_t took = __builtin_ia32_rdtscp(&processor) - start;
+      if (took < least) least = took;
+    }
+    return least > 1000 ? never : least + 100;
+  }
+#else
+  template <class Read>
+  static bool check(state&, const void*, Read) noexcept {
+    return false;
+  }
+  static std::uint64_t measure_elsewhere() noexcept { return never; }
+#endif
+
+  struct state {
+    unsigned until_check;
+    bool checking;
+    const void* last_node;
+    std::uint64_t elsewhere;  // 0 until measured
+    sign_series series;
+  };
+  static state& thread_state() noexcept {
+    static thread_local state s{check_every, false, nullptr, 0, {0, {0, 0}, 0}};
+    return s;
+  }
+};
+
+}  // namespace own::detail

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: BSL-1.0
+// The clock and the pacing of atomic_shared_ptr's turn-taking back-offs (write_backoff,
+// read_backoff). Each looks for its own sign that the thread is trading an atomic's cache lines with
+// another core; what they share is when a sign pauses. Threads that meet by design (a producer and
+// a consumer, a store every few microseconds) give signs too, so a sign counts only if it comes less
+// than a window after the thread's previous sign ended: a few microseconds (2^12 ticks of x86's
+// time-stamp counter, which runs at 1-4 GHz; 2 us of AArch64's virtual counter, by its stated
+// frequency). A sign that counts pauses 2^k spin hints, k being the signs that counted in a row
+// before it, up to 6 (doubling_pause); one that does not count starts the series again. A pause
+// longer than the window ends the series. Where there is no cheap clock (neither x86 nor AArch64),
+// nothing pauses.
+#pragma once
+
+#include <cstdint>
+
+#include "doubling_pause.hpp"
+#include "slow_path.hpp"
+
+namespace own::detail {
+
+struct sign_series {
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+  static constexpr bool has_clock = true;
+#else
+  static constexpr bool has_clock = false;
+#endif
+
+  static std::uint64_t ticks() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    std::uint64_t t;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(t));
+    return t;
+#else
+    return 0;
+#endif
+  }
+
+  std::uint64_t sign_ended;
+  doubling_pause wait;
+  std::uint64_t window_override;  // for tests: the window in ticks, or 0 for the default
+
+  std::uint64_t window() const noexcept { return window_override != 0 ? window_override : default_window(); }
+
+  // A sign: a pause if it counts, else the start of a new series.
+  OWN_NOINLINE void sign() noexcept {
+    if (ticks() - sign_ended < window()) {
+      wait.pause();
+    } else {
+      wait.restart();
+    }
+    sign_ended = ticks();
+  }
+
+ private:
+  static std::uint64_t default_window() noexcept {
+#if defined(__aarch64__)
+    std::uint64_t frequency;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(frequency));
+    return frequency / 500000 + 1;
+#else
+    return 1u << 12;
+#endif
+  }
+};
+
+}  // namespace own::detail

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: BSL-1.0
+// Tests of <own/detail/read_backoff.hpp>, the back-off of atomic_shared_ptr's load: a load checks
+// where the value's count is once in check_every loads, then at every load while checks find it in
+// another core's cache; only such a find on the node this thread loaded last is a sign; signs
+// pause as write_backoff's do (within the window, doubling to a bound). Driven on one thread with
+// a read that takes as long as a line elsewhere would; then through atomic_shared_ptr with real
+// threads (under TSan in CI).
+#include <own/atomic_shared_ptr.hpp>
+#include <own/detail/read_backoff.hpp>
+
+#include <gtest/gtest.h>
+
+#include "stress.hpp"
+#include "tracked.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+using own::detail::read_backoff;
+using own::detail::sign_series;
+
+namespace {
+
+int node_a, node_b;
+
+// A read that takes longer than a line in another core's cache does, and one that takes nothing.
+void slow_read() {
+  const std::uint64_t start = sign_series::ticks();
+  while (sign_series::ticks() - start <= 4 * read_backoff::elsewhere_ticks()) {
+  }
+}
+void fast_read() {}
+
+class ReadBackoff : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!read_backoff::has_clock || read_backoff::elsewhere_ticks() == read_backoff::never) {
+      GTEST_SKIP() << "no cheap fine clock here: loads never pause";
+    }
+    // Milliseconds, so that sanitizers and valgrind, which slow the code between two signs far
+    // beyond the default microseconds, still see them come in a row.
+    read_backoff::set_window_for_testing(1u << 23);
+    leave_checking();
+  }
+  void TearDown() override { read_backoff::set_window_for_testing(0); }
+
+  // Back to sampling: a check that finds the line here (which the next call may not make).
+  static void leave_checking() {
+    for (unsigned i = 0; i <= read_backoff::check_every && read_backoff::checking(); ++i) {
+      static_cast<void>(read_backoff::before_copy(&node_a, fast_read));
+    }
+  }
+  // Calls before_copy until one checks and finds the line elsewhere; its result.
+  static bool until_a_slow_check(const void* node) {
+    for (unsigned i = 0; i < read_backoff::check_every; ++i) {
+      const bool sign = read_backoff::before_copy(node, slow_read);
+      if (read_backoff::checking()) return sign;
+    }
+    ADD_FAILURE() << "no check in " << read_backoff::check_every << " loads";
+    return false;
+  }
+};
+
+// Runs `attempt` until it returns true, at most 10 times: a sequence that needs its reads timed
+// right (an interrupt can make any read slow) and its signs within the window fails only if this
+// thread was interrupted or preempted in the middle of it.
+void in_one_of_ten_attempts(const std::function<bool()>& attempt) {
+  for (int i = 0; i < 10; ++i) {
+    if (attempt()) return;
+  }
+  ADD_FAILURE() << "the sequence never ran undisturbed in 10 attempts";
+}
+
+TEST_F(ReadBackoff, ElsewhereLiesAboveAnEmptyTiming) {
+  const std::uint64_t limit = read_backoff::elsewhere_ticks();
+  EXPECT_GT(limit, 100u);
+  EXPECT_LE(limit, 1100u);  // else it would be `never`
+  EXPECT_EQ(read_backoff::elsewhere_ticks(), limit);  // measured once per thread
+}
+
+TEST_F(ReadBackoff, LoadsCheckOnceInCheckEveryWhileTheLineIsHere) {
+  in_one_of_ten_attempts([] {
+    leave_checking();
+    unsigned reads = 0;
+    bool signs = false;
+    const auto counted_read = [&reads] { ++reads; };
+    const auto paused = read_backoff::paused_steps();
+    for (unsigned i = 0; i < 100 * read_backoff::check_every; ++i) {
+      signs = read_backoff::before_copy(&node_a, counted_read) || signs;
+    }
+    return reads == 100 && !signs && !read_backoff::checking() && read_backoff::paused_steps() == paused;
+  });
+}
+
+TEST_F(ReadBackoff, ALineElsewhereMakesEveryLoadCheckUntilItIsHereAgain) {
+  in_one_of_ten_attempts([] {
+    leave_checking();
+    static_cast<void>(until_a_slow_check(&node_a));
+    unsigned reads = 0;
+    for (int i = 0; i < 5; ++i) {
+      static_cast<void>(read_backoff::before_copy(&node_a, [&reads] { ++reads, slow_read(); }));
+    }
+    if (reads != 5 || !read_backoff::checking()) return false;
+    static_cast<void>(read_backoff::before_copy(&node_a, fast_read));
+    if (read_backoff::checking()) return false;
+    reads = 0;
+    for (unsigned i = 0; i + 1 < read_backoff::check_every; ++i) {
+      static_cast<void>(read_backoff::before_copy(&node_a, [&reads] { ++reads; }));
+    }
+    return reads == 0;  // sampling again
+  });
+}
+
+TEST_F(ReadBackoff, OnlyTheSameNodeFoundElsewhereIsASign) {
+  in_one_of_ten_attempts([] {
+    leave_checking();
+    static_cast<void>(until_a_slow_check(&node_a));
+    return read_backoff::before_copy(&node_a, slow_read) &&
+           !read_backoff::before_copy(&node_b, slow_read) &&  // a writer stored meanwhile
+           read_backoff::before_copy(&node_b, slow_read) &&
+           !read_backoff::before_copy(&node_b, fast_read);  // the line is here
+  });
+}
+
+TEST_F(ReadBackoff, SignsInARowDoubleThePauseToABound) {
+  in_one_of_ten_attempts([] {
+    leave_checking();
+    static_cast<void>(until_a_slow_check(&node_a));
+    read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));  // may start a series
+    read_backoff::set_window_for_testing(1);  // so that the next sign starts a new one
+    read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));
+    read_backoff::set_window_for_testing(1u << 23);
+    if (read_backoff::next_doubling() != 0) return false;
+    for (unsigned k = 0; k < 10; ++k) {
+      const auto before = read_backoff::paused_steps();
+      read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));
+      const unsigned expected = k < 6 ? k : 6;  // at most 2^6 hints per load
+      if (read_backoff::paused_steps() - before != (1ull << expected)) return false;
+    }
+    return true;
+  });
+}
+
+TEST_F(ReadBackoff, NoSignNoPause) {
+  const auto paused = read_backoff::paused_steps();
+  for (int i = 0; i < 1000; ++i) read_backoff::after_copy(false);
+  EXPECT_EQ(read_backoff::paused_steps(), paused);
+}
+
+using own_test::tracked;
+
+// Threads loading one atomic as fast as they can (two, then four on this 2-core machine), with a
+// writer replacing the value now and then: whatever the back-off makes them wait, each load sees a
+// whole value, and every value is released exactly once.
+TEST_F(ReadBackoff, ReadersTakingTurnsLoseNothing) {
+  for (int threads : {2, 4}) {
+    {
+      own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(0));
+      std::atomic<int> ready{0};
+      const long loads = own_test::scaled(400000);
+      std::vector<std::thread> readers;
+      for (int t = 0; t < threads; ++t) {
+        readers.emplace_back([&, t] {
+          ++ready;
+          while (ready.load() < threads) std::this_thread::yield();
+          long last = 0;
+          for (long i = 0; i < loads; ++i) {
+            if (t == 0 && i % 1000 == 999) a.store(own::make_shared<tracked>(static_cast<int>(i)));
+            own::shared_ptr<tracked> v = a.load();
+            ASSERT_TRUE(v);
+            if (t == 0) {
+              EXPECT_GE(v->value(), last);  // the writer's own stores, in order
+              last = v->value();
+            }
+          }
+        });
+      }
+      for (auto& r : readers) r.join();
+      a.store(own::make_shared<tracked>(-1));  // releases what a reader left to writers
+      EXPECT_EQ(tracked::live(), 1);
+    }
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(tracked::double_destroyed(), 0);
+  }
+}
+
+}  // namespace
