@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tests of <own/detail/read_backoff.hpp>, the back-off of atomic_shared_ptr's load: a load checks
 // where the value's count is once in check_every loads, then at every load while checks find it in
-// another core's cache; only such a find on the node this thread loaded last is a sign; signs
-// pause as write_backoff's do (within the window, doubling to a bound). Driven on one thread with
+// another core's cache; only such a find at a check right after another on the same node is a
+// sign; signs pause as write_backoff's do (within the window, doubling to a bound). Driven on one thread with
 // a read that takes as long as a line elsewhere would; then through atomic_shared_ptr with real
 // threads (under TSan in CI).
 #include <own/atomic_shared_ptr.hpp>
@@ -53,14 +53,17 @@ class ReadBackoff : public ::testing::Test {
       static_cast<void>(read_backoff::before_copy(&node_a, fast_read));
     }
   }
-  // Calls before_copy until one checks and finds the line elsewhere; its result.
-  static bool until_a_slow_check(const void* node) {
+  // Calls before_copy until one checks and finds the line elsewhere: never a sign, as the check
+  // before it found the line here.
+  static void until_a_slow_check(const void* node) {
     for (unsigned i = 0; i < read_backoff::check_every; ++i) {
       const bool sign = read_backoff::before_copy(node, slow_read);
-      if (read_backoff::checking()) return sign;
+      if (read_backoff::checking()) {
+        EXPECT_FALSE(sign);
+        return;
+      }
     }
     ADD_FAILURE() << "no check in " << read_backoff::check_every << " loads";
-    return false;
   }
 };
 
@@ -76,59 +79,57 @@ void in_one_of_ten_attempts(const std::function<bool()>& attempt) {
 
 TEST_F(ReadBackoff, ElsewhereLiesAboveAnEmptyTiming) {
   const std::uint64_t limit = read_backoff::elsewhere_ticks();
-  EXPECT_GT(limit, 100u);
+  EXPECT_GE(limit, 100u);
   EXPECT_LE(limit, 1100u);  // else it would be `never`
-  EXPECT_EQ(read_backoff::elsewhere_ticks(), limit);  // measured once per thread
 }
 
 TEST_F(ReadBackoff, LoadsCheckOnceInCheckEveryWhileTheLineIsHere) {
   in_one_of_ten_attempts([] {
     leave_checking();
-    unsigned reads = 0;
     bool signs = false;
-    const auto counted_read = [&reads] { ++reads; };
+    const auto checks = read_backoff::checks();
     const auto paused = read_backoff::paused_steps();
     for (unsigned i = 0; i < 100 * read_backoff::check_every; ++i) {
-      signs = read_backoff::before_copy(&node_a, counted_read) || signs;
+      signs = read_backoff::before_copy(&node_a, fast_read) || signs;
     }
-    return reads == 100 && !signs && !read_backoff::checking() && read_backoff::paused_steps() == paused;
+    return read_backoff::checks() - checks == 100 && !signs && !read_backoff::checking() &&
+           read_backoff::paused_steps() == paused;
   });
 }
 
 TEST_F(ReadBackoff, ALineElsewhereMakesEveryLoadCheckUntilItIsHereAgain) {
   in_one_of_ten_attempts([] {
     leave_checking();
-    static_cast<void>(until_a_slow_check(&node_a));
-    unsigned reads = 0;
-    for (int i = 0; i < 5; ++i) {
-      static_cast<void>(read_backoff::before_copy(&node_a, [&reads] { ++reads, slow_read(); }));
-    }
-    if (reads != 5 || !read_backoff::checking()) return false;
+    until_a_slow_check(&node_a);
+    auto checks = read_backoff::checks();
+    for (int i = 0; i < 5; ++i) static_cast<void>(read_backoff::before_copy(&node_a, slow_read));
+    if (read_backoff::checks() - checks != 5 || !read_backoff::checking()) return false;
     static_cast<void>(read_backoff::before_copy(&node_a, fast_read));
     if (read_backoff::checking()) return false;
-    reads = 0;
+    checks = read_backoff::checks();
     for (unsigned i = 0; i + 1 < read_backoff::check_every; ++i) {
-      static_cast<void>(read_backoff::before_copy(&node_a, [&reads] { ++reads; }));
+      static_cast<void>(read_backoff::before_copy(&node_a, slow_read));
     }
-    return reads == 0;  // sampling again
+    return read_backoff::checks() == checks;  // sampling again
   });
 }
 
-TEST_F(ReadBackoff, OnlyTheSameNodeFoundElsewhereIsASign) {
+TEST_F(ReadBackoff, OnlyTwoChecksInARowOnTheSameNodeMakeASign) {
   in_one_of_ten_attempts([] {
     leave_checking();
-    static_cast<void>(until_a_slow_check(&node_a));
+    until_a_slow_check(&node_a);  // no sign: the check before found the line here
     return read_backoff::before_copy(&node_a, slow_read) &&
            !read_backoff::before_copy(&node_b, slow_read) &&  // a writer stored meanwhile
            read_backoff::before_copy(&node_b, slow_read) &&
-           !read_backoff::before_copy(&node_b, fast_read);  // the line is here
+           !read_backoff::before_copy(&node_b, fast_read) &&  // the line is here
+           !read_backoff::checking();
   });
 }
 
 TEST_F(ReadBackoff, SignsInARowDoubleThePauseToABound) {
   in_one_of_ten_attempts([] {
     leave_checking();
-    static_cast<void>(until_a_slow_check(&node_a));
+    until_a_slow_check(&node_a);
     read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));  // may start a series
     read_backoff::set_window_for_testing(1);  // so that the next sign starts a new one
     read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));
@@ -154,8 +155,9 @@ using own_test::tracked;
 
 // Threads loading one atomic as fast as they can (two, then four on this 2-core machine), with a
 // writer replacing the value now and then: whatever the back-off makes them wait, each load sees a
-// whole value, and every value is released exactly once.
-TEST_F(ReadBackoff, ReadersTakingTurnsLoseNothing) {
+// whole value, and every value is released exactly once. (Where there is no clock, nothing pauses,
+// and this still holds.)
+TEST(ReadBackoffThreads, ReadersPausingForEachOtherLoseNothing) {
   for (int threads : {2, 4}) {
     {
       own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(0));

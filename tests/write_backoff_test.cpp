@@ -244,22 +244,76 @@ TEST_F(WriteBackoff, CompareExchangeRecordsItsWriteAndNeverPausesForIt) {
   });
 }
 
-// A store that replaces the node a snapshot (a reader) holds tells the next store to the atomic.
+// Another thread, holding a snapshot of an atomic (a reader, for as long as told) while this one
+// stores into it.
+class snapshot_holder {
+ public:
+  explicit snapshot_holder(own::atomic_shared_ptr<int>& a) : thread_([this, &a] { run(a); }) {}
+  snapshot_holder(const snapshot_holder&) = delete;
+  snapshot_holder& operator=(const snapshot_holder&) = delete;
+  ~snapshot_holder() {
+    tell(stop);
+    thread_.join();
+  }
+  // Returns once the other thread holds a snapshot, of value `*held`.
+  void take() {
+    tell(take_one);
+    wait_for(holding);
+  }
+  void drop() {
+    tell(drop_it);
+    wait_for(idle);
+  }
+  int held() const { return held_; }
+
+ private:
+  enum command { idle, take_one, holding, drop_it, stop };
+  void tell(command c) { command_.store(c); }
+  void wait_for(command c) const {
+    while (command_.load() != c) std::this_thread::yield();
+  }
+  void run(own::atomic_shared_ptr<int>& a) {
+    for (;;) {
+      const int c = command_.load();
+      if (c == stop) return;
+      if (c != take_one) {
+        std::this_thread::yield();
+        continue;
+      }
+      own::snapshot_ptr<int> s = a.snapshot();
+      held_ = *s;
+      tell(holding);
+      wait_for(drop_it);
+      s.reset();
+      tell(idle);
+    }
+  }
+
+  std::atomic<int> command_{idle};
+  int held_ = 0;
+  std::thread thread_;
+};
+
+// A store that replaces the node another thread's snapshot holds tells the next store to the atomic.
 TEST_F(WriteBackoff, StoresThatReplaceWhatReadersHoldPause) {
   require_clock();
+  // Tens of milliseconds: each store waits for two hand-offs to the reader's thread.
+  write_backoff::set_window_for_testing(1u << 26);
   own::atomic_shared_ptr<int> a(own::make_shared<int>(0));
-  const auto store_under_a_reader = [&a](int v) {
-    own::snapshot_ptr<int> reading = a.snapshot();
+  snapshot_holder reader(a);
+  const auto store_under_the_reader = [&](int v) {
+    reader.take();
     a.store(own::make_shared<int>(v));
-    EXPECT_EQ(*reading, v - 1);  // still readable: the store left it to the snapshot
+    EXPECT_EQ(reader.held(), v - 1);
+    reader.drop();
   };
   within_the_window([&] {
     a.store(own::make_shared<int>(0));
     quiet_time();
-    store_under_a_reader(1);
-    store_under_a_reader(2);  // the first sign of a series
+    store_under_the_reader(1);
+    store_under_the_reader(2);  // the first sign of a series
     const auto before = write_backoff::paused_steps();
-    store_under_a_reader(3);
+    store_under_the_reader(3);
     if (write_backoff::paused_steps() - before != 1) return false;
     a.store(own::make_shared<int>(3));  // pauses, and replaces nothing read
     if (write_backoff::paused_steps() - before != 1 + 2) return false;
@@ -267,6 +321,21 @@ TEST_F(WriteBackoff, StoresThatReplaceWhatReadersHoldPause) {
     return write_backoff::paused_steps() - before == 1 + 2;
   });
   EXPECT_EQ(*a.load(), 3);
+}
+
+// A writer's own snapshot is no reader to make way for: a thread that stores what it computed from
+// a snapshot it holds ("read, then replace") never pauses, however fast it goes.
+TEST_F(WriteBackoff, AWriterHoldingItsOwnSnapshotNeverPauses) {
+  require_clock();
+  own::atomic_shared_ptr<int> a(own::make_shared<int>(0));
+  a.store(own::make_shared<int>(0));
+  const auto paused = write_backoff::paused_steps();
+  for (int i = 0; i < 1000; ++i) {
+    own::snapshot_ptr<int> s = a.snapshot();
+    a.store(own::make_shared<int>(*s + 1));
+  }
+  EXPECT_EQ(write_backoff::paused_steps(), paused);
+  EXPECT_EQ(*a.load(), 1000);
 }
 
 TEST_F(WriteBackoff, AnAtomicMadeWhereAnotherEndedIsNew) {
@@ -364,9 +433,9 @@ TEST_F(WriteBackoff, AWriterUnderReadersLosesNothing) {
       done = true;
       for (auto& r : readers) r.join();
       // A value whose last reference a reader's node held waits for the next write (never for a reader).
-      a.store(own::make_shared<tracked>(-1));
+      a.store(own::make_shared<tracked>(-2));  // not -1, which ~tracked leaves behind
       EXPECT_EQ(tracked::live(), 1);
-      EXPECT_EQ(a.load()->value(), -1);
+      EXPECT_EQ(a.load()->value(), -2);
     }
     EXPECT_EQ(tracked::live(), 0);
     EXPECT_EQ(tracked::double_destroyed(), 0);

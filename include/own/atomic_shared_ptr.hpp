@@ -52,17 +52,17 @@
 ///    around; the one contended line is T's count, which any copy of a shared_ptr touches. An empty
 ///    atomic costs no read-modify-write.
 ///    Readers that alternate: two threads loading one atomic in a loop take the count's line from
-///    each other at every load. A load that finds the node this thread loaded last while the count's
-///    line is in another core's cache (a timed read of the count, made once in 64 loads, and at
-///    every load while it keeps finding so), within microseconds of the last such find, pauses after
-///    the copy, with nothing protected: 2^k spin hints, k growing with the finds in a row up to 64
-///    hints (detail/read_backoff.hpp; x86-64 only). The other reader finds the line in its own cache
-///    and runs on alone, so the two take turns in runs. A load that finds a new node (a writer
-///    stored meanwhile) never pauses. Measured on 2 cores (x86), a load and its drop by each of two
-///    threads went from 57-79 ns to 31-52; one thread's load costs a sampled check (about 1 ns);
-///    under a writer, with three readers on two cores, the readers' 99th and 99.9th percentile load
-///    latencies rose from 0.6-0.8 and 1.0-2.7 us to 1.3-1.4 and 3.0-3.8 us (a mutex's: 2.1-2.5
-///    and 22-72 us).
+///    each other at every load. Two loads in a row that find the same node while the count's line
+///    is in another core's cache (a timed read of the count, made once in 64 loads, and at every
+///    load while it keeps finding so), within microseconds of the last such find, make the second
+///    pause after its copy, with nothing protected: 2^k spin hints, k growing with the finds in a
+///    row up to 6 (detail/read_backoff.hpp; x86-64 only). The other reader finds the line in its
+///    own cache and runs on alone, so the two take turns in runs. A load that finds a new node (a
+///    writer stored meanwhile) does not pause. Measured on 2 cores (x86), a load and its drop by
+///    each of two threads went from 57-79 ns to 31-52; one thread's load pays a sampled check
+///    (about 1 ns); under a writer, with three readers on two cores, the readers' 99th and 99.9th
+///    percentile load latencies rose from 0.5-0.8 and 0.7-2.7 us to 1.3-1.6 and 1.3-4.3 us (a
+///    mutex's there: 2.1-2.5 and 22-72 us).
 ///  - store / exchange: make the new node, exchange the pointer, then scan the hazard slots (one
 ///    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 ///    moved out and the node freed at once, so the old value is released by the store, as with std.
@@ -85,9 +85,9 @@
 ///    of passing its lines back and forth at every store. Measured on 2 cores (x86), a store by
 ///    each of two threads went from five times its one-thread cost to two or three times.
 ///    Writers under readers: the same pause comes before a store or exchange whose previous write,
-///    to the same atomic, replaced a node a reader was copying (the scan above tells), again only
-///    if such finds come within microseconds of each other: readers meanwhile load with no write
-///    taking their lines away. Measured on 2 cores (x86), one thread storing while another loads
+///    to the same atomic, replaced a node another thread was reading (the scan above tells; a
+///    snapshot of the writer's own does not count), again only if such finds come within
+///    microseconds of each other: readers meanwhile load with no write taking their lines away. Measured on 2 cores (x86), one thread storing while another loads
 ///    went from 180-240 ns per operation to 50-75 (a load's median latency from 400-540 ns to 70).
 ///    A writer alone, writers more than a few microseconds apart, a write that finds the atomic
 ///    empty and a writer whose readers come rarely never pause; a compare_exchange does not pause
@@ -230,9 +230,11 @@ class atomic_smart_ptr {
     node* fresh = make_node(std::move(desired));
     write_backoff::before_write(this, word_.load(std::memory_order_relaxed));
     node* old = word_.exchange(fresh, std::memory_order_seq_cst);
-    const bool read = old && hazard_slots::is_protected(old);
-    write_backoff::after_write(this, fresh, read);  // before retire, which may run a destructor that writes
-    Pointer previous = retire(old, read);
+    const auto held = old ? hazard_slots::protection(old) : hazard_slots::held_by::nobody;
+    // Before retire, which may run a destructor that writes. A snapshot of this thread's own is no
+    // other reader to make way for.
+    write_backoff::after_write(this, fresh, held == hazard_slots::held_by::another_thread);
+    Pointer previous = retire(old, held != hazard_slots::held_by::nobody);
     hazard_slots::settle();
     return previous;
   }
@@ -323,7 +325,8 @@ class atomic_smart_ptr {
 
   // For the one thread that has just unlinked `old` from the word: its value, the node freed at once
   // if no reader holds it, else left to hazard_slots (with its own reference to the value).
-  static Pointer retire(node* old) noexcept { return old ? retire(old, hazard_slots::is_protected(old)) : Pointer(); }
+  static Pointer retire(node* old) noexcept { return retire(old, old && hazard_slots::is_protected(old)); }
+  // The same, once a scan has told whether a slot holds `old` (`read`).
   static Pointer retire(node* old, bool read) noexcept {
     if (!old) return Pointer();
     if (read) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
-// The pause of atomic_shared_ptr's back-offs (contention_backoff, write_backoff): 2^k spin hints,
-// k growing by one with each pause in a row, up to 6: at most 64 hints, a few microseconds, enough
-// for another thread's round and short beside a time slice. Never a system call.
+// The pause of atomic_shared_ptr's back-offs (contention_backoff; write_backoff and read_backoff,
+// through sign_series): 2^k spin hints, k growing by one with each pause in a row, up to 6: at most
+// 64 hints, a few microseconds, enough for another thread's round and short beside a time slice.
+// Never a system call.
 #pragma once
 
 #include "cpu_relax.hpp"

@@ -175,11 +175,19 @@ class OWN_PROCESS_WIDE hazard_slots {
 
   // Whether a slot holds `node`. Once `node` is unlinked, false means no thread reads it or can
   // start to. Reads one line per record.
-  static bool is_protected(const hazard_node* node) noexcept {
+  static bool is_protected(const hazard_node* node) noexcept { return protection(node) != held_by::nobody; }
+
+  // Whose slots hold `node`: another thread's (then whether the caller's do too is not looked at),
+  // only the calling thread's, or nobody's. The same scan as is_protected.
+  enum class held_by { nobody, this_thread, another_thread };
+  static held_by protection(const hazard_node* node) noexcept {
+    held_by found = held_by::nobody;
     for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
-      if (r->holds(node)) return true;
+      if (!r->holds(node)) continue;
+      if (r != local_record_) return held_by::another_thread;
+      found = held_by::this_thread;
     }
-    return false;
+    return found;
   }
 
   // For a writer: hands over an unlinked node that is_protected() found protected: it will be freed

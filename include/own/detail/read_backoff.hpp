@@ -5,27 +5,32 @@
 // its drop cost twice their one-thread time, where a lock whose waiter sleeps (Boost's spinlock)
 // lets one thread run alone at its one-thread speed.
 //
-// The sign: a load finds the node this thread loaded last (no write in between) and the count's
-// line in another core's cache, which it tells by timing a read of the count (x86's time-stamp
-// counter, lfence and rdtsc before, rdtscp after). Timing costs about 50 ns on the host measured,
-// so a load checks once in `check_every`; a check that finds the line elsewhere makes the thread
-// check every load until one finds it here again. A sign pauses as sign_series.hpp says (within
-// microseconds of the previous sign, doubling up to 64 spin hints), after the copy, with nothing
-// protected. The other reader meanwhile finds the line in its own cache at every load, checks
-// rarely, and runs on alone; the paused reader's next load finds the line elsewhere again and
-// pauses longer. So the two take turns in runs, as a lock's holder and waiter do. A load that finds
-// a new node is no sign: a writer stored meanwhile, and writers already pause for readers
-// (write_backoff); readers pausing for writers too would have both wait.
+// The sign: two loads in a row find the same node (no write in between, as far as the node's
+// address tells) and the count's line in another core's cache, which a load tells by timing a
+// read of the count (x86's time-stamp counter, read after an lfence before and after it). Timing
+// costs about 50 ns on the host measured, so a load checks once in `check_every`; a check that
+// finds the line elsewhere makes the thread check every load until one finds it here again, and
+// only a load that checks after a load that checked can see a sign. A sign pauses as
+// sign_series.hpp says (within microseconds of the previous sign, doubling up to 64 spin hints),
+// after the copy, with nothing protected. The other reader meanwhile finds the line in its own
+// cache at every load, checks rarely, and runs on alone; the paused reader's next load finds the
+// line elsewhere again and pauses longer. So the two take turns in runs, as a lock's holder and
+// waiter do. A load that finds another node is no sign: a writer stored meanwhile, and writers
+// already pause for readers (write_backoff); readers pausing for writers too would have both wait.
+// (A writer's nodes come from a per-thread free list, so two stores between two loads can bring
+// back the same address: that load then counts as a sign.)
 //
-// Elsewhere or hit: the time of an empty timing, the least of eight measured at the thread's first
-// check, plus 100 ticks (25-100 ns at 1-4 GHz) tells the two apart. A hit in the core's own caches
-// takes less; a line in another core's cache more (210-300 ticks on the 2.1 GHz host measured, a
-// hit 50-70). A line that fell to the shared cache may pass for either, but leaving a core's own
-// caches takes hundreds of kilobytes of other traffic, far more than fits between two loads within
-// the window. An interrupt can make a hit look slow; it costs a pause only if another such find on
-// the same node follows within the window (the first of a series does not pause). Where reading the
-// counter is slow (a hypervisor that traps it: an empty timing over 1000 ticks), loads never pause;
-// nor anywhere but x86-64 (AArch64's virtual counter ticks too slowly to tell a hit from a miss).
+// Elsewhere or hit: an empty timing, the least of eight measured at the thread's first check, plus
+// 100 ticks (25-100 ns at 1-4 GHz) tells the two apart, and a check over it times an empty
+// interval again before it counts (the core may have slowed since: the counter's rate does not
+// change with the core's). A hit in the core's own caches takes less; a line in another core's
+// cache more (210-300 ticks on the 2.1 GHz host measured, a hit 50-70). A line that fell to the
+// shared cache may pass for either, but leaving a core's own caches takes hundreds of kilobytes of
+// other traffic, far more than fits between two loads within the window. An interrupt can make a
+// hit look slow; it costs a pause only if two more such finds on the same node follow within the
+// window (the first sign of a series does not pause). Where reading the counter is slow (a
+// hypervisor that traps it: an empty timing over 1000 ticks), loads never check or pause; nor
+// anywhere but x86-64 (AArch64's virtual counter ticks too slowly to tell a hit from a miss).
 #pragma once
 
 #include <cstdint>
@@ -64,64 +69,85 @@ class read_backoff {
     }
   }
 
-  // For tests: whether this thread checks every load; the exponent of its next pause and the pause
-  // steps it has taken; its window (0: the default); and the ticks beyond which a read is elsewhere
-  // (`never` where the counter is too slow), measured at its first check.
+  // For tests: the checks this thread has made; whether it checks every load; the exponent of its
+  // next pause and the pause steps it has taken; its window (0: the default); and the ticks beyond
+  // which a read is elsewhere (`never` where the counter is too slow), first measured at its
+  // first check.
+  static unsigned long long checks() noexcept { return thread_state().checks; }
   static bool checking() noexcept { return thread_state().checking; }
   static unsigned next_doubling() noexcept { return thread_state().series.wait.doublings; }
   static unsigned long long paused_steps() noexcept { return thread_state().series.wait.paused; }
   static void set_window_for_testing(std::uint64_t ticks) noexcept { thread_state().series.window_override = ticks; }
   static std::uint64_t elsewhere_ticks() noexcept {
     state& s = thread_state();
-    if (s.elsewhere == 0) s.elsewhere = measure_elsewhere();
+    if (s.elsewhere == 0) {
+      const std::uint64_t empty = empty_timing(8);
+      s.elsewhere = empty > 1000 ? never : empty + margin;
+    }
     return s.elsewhere;
   }
 
  private:
+  static constexpr std::uint64_t margin = 100;
+
 #if defined(__x86_64__)
+  // The counter, once every instruction before has run; a compiler barrier too.
+  static std::uint64_t fenced_ticks() noexcept {
+    std::uint32_t low, high;
+    __asm__ __volatile__("lfence\n\trdtsc" : "=a"(low), "=d"(high) : : "memory");
+    return (std::uint64_t{high} << 32) | low;
+  }
+  // The least of `n` timings of nothing.
+  static std::uint64_t empty_timing(int n) noexcept {
+    std::uint64_t least = never;
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t start = fenced_ticks();
+      const std::uint64_t took = fenced_ticks() - start;
+      if (took < least) least = took;
+    }
+    return least;
+  }
+
   template <class Read>
   OWN_NOINLINE static bool check(state& s, const void* node, Read read) noexcept {
     s.until_check = check_every;
     const std::uint64_t limit = elsewhere_ticks();
-    unsigned processor;
-    __builtin_ia32_lfence();  // the timing starts once what came before has run
-    const std::uint64_t start = __builtin_ia32_rdtsc();
-    read();
-    const std::uint64_t took = __builtin_ia32_rdtscp(&processor) - start;
-    s.checking = took > limit;
-    const bool same = node == s.last_node;
-    s.last_node = node;
-    return s.checking && same;
-  }
-
-  static std::uint64_t measure_elsewhere() noexcept {
-    std::uint64_t least = never;
-    for (int i = 0; i < 8; ++i) {
-      unsigned processor;
-      __builtin_ia32_lfence();
-      const std::uint64_t start = __builtin_ia32_rdtsc();
-      const std::uint64_t took = __builtin_ia32_rdtscp(&processor) - start;
-      if (took < least) least = took;
+    if (limit == never) {
+      s.until_check = ~0u;  // about four billion loads before the next look at the limit
+      return false;
     }
-    return least > 1000 ? never : least + 100;
+    ++s.checks;
+    const std::uint64_t start = fenced_ticks();
+    read();
+    const std::uint64_t took = fenced_ticks() - start;
+    bool elsewhere = took > limit;
+    if (elsewhere) {
+      s.elsewhere = empty_timing(2) + margin;
+      elsewhere = took > s.elsewhere;
+    }
+    const bool in_a_row = s.checking && node == s.last_node;
+    s.checking = elsewhere;
+    s.last_node = node;
+    return elsewhere && in_a_row;
   }
 #else
+  static std::uint64_t empty_timing(int) noexcept { return never; }
   template <class Read>
   static bool check(state&, const void*, Read) noexcept {
     return false;
   }
-  static std::uint64_t measure_elsewhere() noexcept { return never; }
 #endif
 
   struct state {
     unsigned until_check;
     bool checking;
-    const void* last_node;
+    const void* last_node;   // at the last check
     std::uint64_t elsewhere;  // 0 until measured
+    unsigned long long checks;
     sign_series series;
   };
   static state& thread_state() noexcept {
-    static thread_local state s{check_every, false, nullptr, 0, {0, {0, 0}, 0}};
+    static thread_local state s{check_every, false, nullptr, 0, 0, {0, {0, 0}, 0}};
     return s;
   }
 };
