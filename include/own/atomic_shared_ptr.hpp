@@ -54,11 +54,13 @@
 ///    Readers that alternate: two threads loading one atomic in a loop take the count's line from
 ///    each other at every load. Two loads in a row that find the same node while the count's line
 ///    is in another core's cache (a timed read of the count, made once in 64 loads, and at every
-///    load while it keeps finding so), within microseconds of the last such find, make the second
-///    pause after its copy, with nothing protected: 2^k spin hints, k growing with the finds in a
-///    row up to 6 (detail/read_backoff.hpp; x86-64 only). The other reader finds the line in its
-///    own cache and runs on alone, so the two take turns in runs. A load that finds a new node (a
-///    writer stored meanwhile) does not pause. Measured on 2 cores (x86), a load and its drop by
+///    load while it keeps finding so), and the counts moved between them, within microseconds of
+///    the last such find, make the second pause after its copy, with nothing protected: 2^k spin
+///    hints, k growing with the finds in a row up to 6 (detail/read_backoff.hpp; x86-64 only).
+///    Once pausing, a thread goes on while the line stays far, moved counts or not; a thread alone
+///    never moves them, so never starts. The other reader finds the line in its own cache and runs
+///    on alone, so the two take turns in runs. A load that finds a new node (a writer stored
+///    meanwhile) does not pause. Measured on 2 cores (x86), a load and its drop by
 ///    each of two threads went from 57-79 ns to 31-52; one thread's load pays a sampled check
 ///    (about 1 ns); under a writer, with three readers on two cores, the readers' 99th and 99.9th
 ///    percentile load latencies rose from 0.5-0.8 and 0.7-2.7 us to 1.3-1.6 and 1.3-4.3 us (a
@@ -205,17 +207,17 @@ class atomic_smart_ptr {
   // reader reads, but T's reference count. A load that keeps meeting another thread's copies of
   // the same value pauses after copying (at most 64 spin hints; see the file documentation).
   Pointer load([[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
-    bool sign = false;
+    read_backoff::found seen = read_backoff::found::nothing;
     Pointer copy = [&] {
       hazard_slots::guard guard;
       node* n = guard.protect(word_);
       if (!n) return Pointer();
       if (const control_block* b = shared_access::block(n->value)) {
-        sign = read_backoff::before_copy(n, [b] { static_cast<void>(b->use_count()); });
+        seen = read_backoff::before_copy(n, [b] { return b->counts(); });
       }
       return n->value;
     }();
-    read_backoff::after_copy(sign);
+    read_backoff::after_copy(seen);
     return copy;
   }
   operator Pointer() const noexcept { return load(); }

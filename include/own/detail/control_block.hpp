@@ -114,6 +114,8 @@ class control_block {
   }
 
   long use_count() const noexcept { return static_cast<long>(shared_part(counts_.load(std::memory_order_relaxed))); }
+  // Both counts in one word (relaxed): whether a reference was taken or dropped between two reads.
+  std::uint64_t counts() const noexcept { return counts_.load(std::memory_order_relaxed); }
   bool expired() const noexcept { return use_count() == 0; }
 
   void* get_deleter(type_key type) noexcept { return ops_->get_deleter(this, type); }

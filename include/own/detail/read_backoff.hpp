@@ -6,29 +6,32 @@
 // lets one thread run alone at its one-thread speed.
 //
 // The sign: two loads in a row find the same node (no write in between, as far as the node's
-// address tells) and the count's line in another core's cache, which a load tells by timing a
-// read of the count (x86's time-stamp counter, read after an lfence before and after it). Timing
-// costs about 50 ns on the host measured, so a load checks once in `check_every`; a check that
-// finds the line elsewhere makes the thread check every load until one finds it here again, and
-// only a load that checks after a load that checked can see a sign. A sign pauses as
+// address tells), the count's line in another core's cache, and the counts changed between them by
+// another thread's copy or drop (or this thread's own, kept: a rare false sign). A load tells where
+// the line is by timing a read of the counts (x86's time-stamp counter, read after an lfence before
+// and after it). Such a find with the counts unmoved goes on with a series of pauses already
+// started, but never starts one. Another reader's copy and drop between two loads leave the counts
+// as they were, so a series that needed moved counts at every load would stop at every other one;
+// and a thread alone, whose line only looked far (an interrupt, or a neighbour on the same core, a
+// hyperthread of another virtual machine, evicting it), never moves them, so never starts one.
+// Timing costs about 50 ns on the host measured, so a load checks once in `check_every`; a check
+// that finds the line elsewhere makes the thread check every load until one finds it here again,
+// and only a load that checks after a load that checked can see a sign. A sign pauses as
 // sign_series.hpp says (within microseconds of the previous sign, doubling up to 64 spin hints),
 // after the copy, with nothing protected. The other reader meanwhile finds the line in its own
-// cache at every load, checks rarely, and runs on alone; the paused reader's next load finds the
-// line elsewhere again and pauses longer. So the two take turns in runs, as a lock's holder and
+// cache at every load, checks rarely, and runs on alone; the paused reader's next loads find the
+// line elsewhere again and pause longer. So the two take turns in runs, as a lock's holder and
 // waiter do. A load that finds another node is no sign: a writer stored meanwhile, and writers
 // already pause for readers (write_backoff); readers pausing for writers too would have both wait.
 // (A writer's nodes come from a per-thread free list, so two stores between two loads can bring
-// back the same address: that load then counts as a sign.)
+// back the same address: that load can then count as a sign.)
 //
 // Elsewhere or hit: an empty timing, the least of eight measured at the thread's first check, plus
-// 100 ticks (25-100 ns at 1-4 GHz) tells the two apart, and a check over it times an empty
-// interval again before it counts (the core may have slowed since: the counter's rate does not
-// change with the core's). A hit in the core's own caches takes less; a line in another core's
-// cache more (210-300 ticks on the 2.1 GHz host measured, a hit 50-70). A line that fell to the
-// shared cache may pass for either, but leaving a core's own caches takes hundreds of kilobytes of
-// other traffic, far more than fits between two loads within the window. An interrupt can make a
-// hit look slow; it costs a pause only if two more such finds on the same node follow within the
-// window (the first sign of a series does not pause). Where reading the counter is slow (a
+// 100 ticks (25-100 ns at 1-4 GHz) tells the two apart, and a check over it times an empty interval
+// again before it counts (the core may have slowed since: the counter's rate does not change with
+// the core's). A hit in the core's own caches takes less; a line in another core's cache more
+// (210-300 ticks on the 2.1 GHz host measured, a hit 50-70); a line that fell to the shared cache
+// may pass for either, which the changed counts settle. Where reading the counter is slow (a
 // hypervisor that traps it: an empty timing over 1000 ticks), loads never check or pause; nor
 // anywhere but x86-64 (AArch64's virtual counter ticks too slowly to tell a hit from a miss).
 #pragma once
@@ -52,20 +55,30 @@ class read_backoff {
   static constexpr unsigned check_every = 64;
   static constexpr std::uint64_t never = ~std::uint64_t{0};
 
-  // Before copying the value of the protected `node`, whose count `read()` reads: whether the copy
-  // is a sign (to be passed to after_copy).
+  // What a load found before its copy: nothing; the line far again on the same node, the counts
+  // unmoved (enough to go on with a series of pauses, never to start one); or a sign.
+  enum class found { nothing, far, sign };
+
+  // Before copying the value of the protected `node`, whose counts `read()` reads (returning them
+  // as an integer): what to pass to after_copy.
   template <class Read>
-  static bool before_copy(const void* node, Read read) noexcept {
+  static found before_copy(const void* node, Read read) noexcept {
     if constexpr (has_clock) {
       state& s = thread_state();
       if (OWN_UNLIKELY(s.checking || --s.until_check == 0)) return check(s, node, read);
     }
-    return false;
+    return found::nothing;
   }
-  // After the copy, with nothing protected: pauses on a sign that counts.
-  static void after_copy(bool sign) noexcept {
+  // After the copy, with nothing protected: pauses if what the load found counts.
+  static void after_copy(found f) noexcept {
     if constexpr (has_clock) {
-      if (OWN_UNLIKELY(sign)) thread_state().series.sign();
+      if (!OWN_UNLIKELY(f != found::nothing)) return;
+      sign_series& series = thread_state().series;
+      if (f == found::sign) {
+        series.sign();
+      } else {
+        static_cast<void>(series.go_on());
+      }
     }
   }
 
@@ -109,32 +122,34 @@ class read_backoff {
   }
 
   template <class Read>
-  OWN_NOINLINE static bool check(state& s, const void* node, Read read) noexcept {
+  OWN_NOINLINE static found check(state& s, const void* node, Read read) noexcept {
     s.until_check = check_every;
     const std::uint64_t limit = elsewhere_ticks();
     if (limit == never) {
       s.until_check = ~0u;  // about four billion loads before the next look at the limit
-      return false;
+      return found::nothing;
     }
     ++s.checks;
     const std::uint64_t start = fenced_ticks();
-    read();
+    const std::uint64_t counts = read();
     const std::uint64_t took = fenced_ticks() - start;
     bool elsewhere = took > limit;
     if (elsewhere) {
       s.elsewhere = empty_timing(2) + margin;
       elsewhere = took > s.elsewhere;
     }
-    const bool in_a_row = s.checking && node == s.last_node;
+    const bool again = elsewhere && s.checking && node == s.last_node;
+    const bool moved = counts != s.last_counts;
     s.checking = elsewhere;
     s.last_node = node;
-    return elsewhere && in_a_row;
+    s.last_counts = counts;
+    return !again ? found::nothing : moved ? found::sign : found::far;
   }
 #else
   static std::uint64_t empty_timing(int) noexcept { return never; }
   template <class Read>
-  static bool check(state&, const void*, Read) noexcept {
-    return false;
+  static found check(state&, const void*, Read) noexcept {
+    return found::nothing;
   }
 #endif
 
@@ -142,12 +157,13 @@ class read_backoff {
     unsigned until_check;
     bool checking;
     const void* last_node;   // at the last check
+    std::uint64_t last_counts;  // the counts read then
     std::uint64_t elsewhere;  // 0 until measured
     unsigned long long checks;
     sign_series series;
   };
   static state& thread_state() noexcept {
-    static thread_local state s{check_every, false, nullptr, 0, 0, {0, {0, 0}, 0}};
+    static thread_local state s{check_every, false, nullptr, 0, 0, 0, {0, {0, 0}, 0}};
     return s;
   }
 };

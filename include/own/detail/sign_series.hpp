@@ -45,12 +45,17 @@ struct sign_series {
 
   // A sign: a pause if it counts, else the start of a new series.
   OWN_NOINLINE void sign() noexcept {
-    if (ticks() - sign_ended < window()) {
-      wait.pause();
-    } else {
-      wait.restart();
-    }
+    if (go_on()) return;
+    wait.restart();
     sign_ended = ticks();
+  }
+  // Weaker evidence, enough to go on with a series but never to start one: a pause if it counts,
+  // else nothing at all. Whether it paused.
+  OWN_NOINLINE bool go_on() noexcept {
+    if (ticks() - sign_ended >= window()) return false;
+    wait.pause();
+    sign_ended = ticks();
+    return true;
   }
 
  private:
