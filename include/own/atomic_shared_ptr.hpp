@@ -60,11 +60,11 @@
 ///    Once pausing, a thread goes on while the line stays far, moved counts or not; a thread alone
 ///    never moves them, so never starts. The other reader finds the line in its own cache and runs
 ///    on alone, so the two take turns in runs. A load that finds a new node (a writer stored
-///    meanwhile) does not pause. Measured on 2 cores (x86), a load and its drop by
-///    each of two threads went from 57-79 ns to 31-52; one thread's load pays a sampled check
-///    (about 1 ns); under a writer, with three readers on two cores, the readers' 99th and 99.9th
-///    percentile load latencies rose from 0.5-0.8 and 0.7-2.7 us to 1.3-1.6 and 1.3-4.3 us (a
-///    mutex's there: 2.1-2.5 and 22-72 us).
+///    meanwhile) does not pause. Measured on 2 cores (x86), a load and its drop by each of two
+///    threads went from 59-66 ns to 30-33 (by each of four, 57-65 to 33-43); one thread's load
+///    pays a sampled check (1-2 ns); under a writer, with three readers on two cores, the readers'
+///    99th and 99.9th percentile load latencies rose from 0.6-1.1 and 0.8-2.7 us to 1.2-1.7 and
+///    2.2-3.4 us (a mutex's p99.9 there: 22-72 us).
 ///  - store / exchange: make the new node, exchange the pointer, then scan the hazard slots (one
 ///    load per thread that uses atomic_shared_ptr). If no slot holds the old node, its value is
 ///    moved out and the node freed at once, so the old value is released by the store, as with std.
