@@ -211,18 +211,18 @@ TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
   EXPECT_GT(reads.load(), 0);
 }
 
-// More threads at once than there were records: each gets its own, and later threads reuse them.
-TEST(HazardSlots, RecordsAreMadeOnDemandAndReused) {
-  constexpr int threads = 12;
+// `threads` threads at once, more than there were records: each gets its own, and the threads of
+// `reuse_rounds` later teams reuse them.
+void records_are_made_on_demand_and_reused(const int threads, const int reuse_rounds) {
   counted_node* nodes = make_nodes(threads);
-  std::vector<std::atomic<counted_node*>> sources(threads);
+  std::vector<std::atomic<counted_node*>> sources(static_cast<std::size_t>(threads));
   for (int i = 0; i < threads; ++i) sources[static_cast<std::size_t>(i)] = &nodes[static_cast<std::size_t>(i)];
 
   auto all_protecting_at_once = [&] {
     std::atomic<int> holding{0};
     std::atomic<bool> release{false};
     std::vector<std::thread> team;
-    for (std::size_t i = 0; i < threads; ++i) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(threads); ++i) {
       team.emplace_back([&, i] {
         hazard_slots::guard guard;
         EXPECT_EQ(guard.protect(sources[i]), &nodes[i]);
@@ -231,18 +231,24 @@ TEST(HazardSlots, RecordsAreMadeOnDemandAndReused) {
       });
     }
     while (holding.load() < threads) std::this_thread::yield();
-    for (std::size_t i = 0; i < threads; ++i) EXPECT_TRUE(hazard_slots::is_protected(&nodes[i]));  // every slot is seen
+    for (std::size_t i = 0; i < static_cast<std::size_t>(threads); ++i) EXPECT_TRUE(hazard_slots::is_protected(&nodes[i]));  // every slot is seen
     release = true;
     for (std::thread& t : team) t.join();
-    for (std::size_t i = 0; i < threads; ++i) EXPECT_FALSE(hazard_slots::is_protected(&nodes[i]));  // and cleared
+    for (std::size_t i = 0; i < static_cast<std::size_t>(threads); ++i) EXPECT_FALSE(hazard_slots::is_protected(&nodes[i]));  // and cleared
   };
 
   all_protecting_at_once();
   const std::size_t made = hazard_slots::record_count();
-  EXPECT_GE(made, std::size_t{threads});
-  for (int round = 0; round < 3; ++round) all_protecting_at_once();
+  EXPECT_GE(made, static_cast<std::size_t>(threads));
+  for (int round = 0; round < reuse_rounds; ++round) all_protecting_at_once();
   EXPECT_EQ(hazard_slots::record_count(), made);  // the exited threads' records, reused
 }
+
+TEST(HazardSlots, RecordsAreMadeOnDemandAndReused) { records_are_made_on_demand_and_reused(12, 3); }
+
+// Past the 256 records of the table that keeps records side by side, records come from operator
+// new, and work the same.
+TEST(HazardSlots, RecordsPastTheTableWorkTheSame) { records_are_made_on_demand_and_reused(300, 1); }
 
 // A guard used by a thread_local destructor that runs after the thread's record was given back
 // borrows a record for its own duration and returns it.
