@@ -213,16 +213,16 @@ TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
 
 // `threads` threads at once, more than there were records: each gets its own, and the threads of
 // `reuse_rounds` later teams reuse them.
-void records_are_made_on_demand_and_reused(const int threads, const int reuse_rounds) {
+void records_are_made_on_demand_and_reused(const std::size_t threads, const int reuse_rounds) {
   counted_node* nodes = make_nodes(threads);
-  std::vector<std::atomic<counted_node*>> sources(static_cast<std::size_t>(threads));
-  for (int i = 0; i < threads; ++i) sources[static_cast<std::size_t>(i)] = &nodes[static_cast<std::size_t>(i)];
+  std::vector<std::atomic<counted_node*>> sources(threads);
+  for (std::size_t i = 0; i < threads; ++i) sources[i] = &nodes[i];
 
   auto all_protecting_at_once = [&] {
-    std::atomic<int> holding{0};
+    std::atomic<std::size_t> holding{0};
     std::atomic<bool> release{false};
     std::vector<std::thread> team;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(threads); ++i) {
+    for (std::size_t i = 0; i < threads; ++i) {
       team.emplace_back([&, i] {
         hazard_slots::guard guard;
         EXPECT_EQ(guard.protect(sources[i]), &nodes[i]);
@@ -231,15 +231,15 @@ void records_are_made_on_demand_and_reused(const int threads, const int reuse_ro
       });
     }
     while (holding.load() < threads) std::this_thread::yield();
-    for (std::size_t i = 0; i < static_cast<std::size_t>(threads); ++i) EXPECT_TRUE(hazard_slots::is_protected(&nodes[i]));  // every slot is seen
+    for (std::size_t i = 0; i < threads; ++i) EXPECT_TRUE(hazard_slots::is_protected(&nodes[i]));  // every slot is seen
     release = true;
     for (std::thread& t : team) t.join();
-    for (std::size_t i = 0; i < static_cast<std::size_t>(threads); ++i) EXPECT_FALSE(hazard_slots::is_protected(&nodes[i]));  // and cleared
+    for (std::size_t i = 0; i < threads; ++i) EXPECT_FALSE(hazard_slots::is_protected(&nodes[i]));  // and cleared
   };
 
   all_protecting_at_once();
   const std::size_t made = hazard_slots::record_count();
-  EXPECT_GE(made, static_cast<std::size_t>(threads));
+  EXPECT_GE(made, threads);
   for (int round = 0; round < reuse_rounds; ++round) all_protecting_at_once();
   EXPECT_EQ(hazard_slots::record_count(), made);  // the exited threads' records, reused
 }

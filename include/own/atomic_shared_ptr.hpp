@@ -89,8 +89,9 @@
 ///    Writers under readers: the same pause comes before a store or exchange whose previous write,
 ///    to the same atomic, replaced a node another thread was reading (the scan above tells; a
 ///    snapshot of the writer's own does not count), again only if such finds come within
-///    microseconds of each other: readers meanwhile load with no write taking their lines away. Measured on 2 cores (x86), one thread storing while another loads
-///    went from 180-240 ns per operation to 50-75 (a load's median latency from 400-540 ns to 70).
+///    microseconds of each other: readers meanwhile load with no write taking their lines away.
+///    Measured on 2 cores (x86), one thread storing while another loads went from 180-240 ns per
+///    operation to 50-75 (a load's median latency from 400-540 ns to 70).
 ///    A writer alone, writers more than a few microseconds apart, a write that finds the atomic
 ///    empty and a writer whose readers come rarely never pause; a compare_exchange does not pause
 ///    for this (its retries have their own back-off, below), but counts as a write.

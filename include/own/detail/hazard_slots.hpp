@@ -329,8 +329,10 @@ class OWN_PROCESS_WIDE hazard_slots {
   // missed on every record: a lone thread's exchange cost 96-125 ns, and 632-684 with 64.
   static record* fresh_record() noexcept {
     // Zero-initialized (no bytes in the binary, no guard), touched only as threads come: 16 KiB.
+    constexpr std::size_t table_size = 256;
     static record table[table_size];
-    const std::size_t i = table_used_.fetch_add(1, std::memory_order_relaxed);
+    static std::atomic<std::size_t> taken{0};
+    const std::size_t i = taken.fetch_add(1, std::memory_order_relaxed);
     return i < table_size ? &table[i] : new record;
   }
 
@@ -360,8 +362,6 @@ class OWN_PROCESS_WIDE hazard_slots {
   };
 
   static inline std::atomic<record*> records_{nullptr};
-  static constexpr std::size_t table_size = 256;
-  static inline std::atomic<std::size_t> table_used_{0};  // records fresh_record took from its table
   // On a line of its own: deferring and freeing write it, scans read records_.
   alignas(64) static inline std::atomic<hazard_node*> deferred_{nullptr};
   // Unprotected nodes a reader could not free without running user code, linked by next_deferred.

@@ -72,12 +72,10 @@ class read_backoff {
   // After the copy, with nothing protected: pauses if what the load found counts.
   static void after_copy(found f) noexcept {
     if constexpr (has_clock) {
-      if (!OWN_UNLIKELY(f != found::nothing)) return;
-      sign_series& series = thread_state().series;
-      if (f == found::sign) {
-        series.sign();
-      } else {
-        static_cast<void>(series.go_on());
+      if (OWN_UNLIKELY(f == found::sign)) {
+        thread_state().series.sign();
+      } else if (OWN_UNLIKELY(f == found::far)) {
+        static_cast<void>(thread_state().series.go_on());
       }
     }
   }
