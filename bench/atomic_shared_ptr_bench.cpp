@@ -12,6 +12,9 @@
 //   exp7/atomic_load_under_store/<impl>    thread 0 stores, the others load (2 and 4 threads); the
 //                                          loaders time every 8th load: counters p50_ns, p99_ns and
 //                                          p999_ns, the loaders' percentiles (averaged over them)
+//   exp7/atomic_store_idle_readers/<impl>/<n>  store() on one thread while n other threads, which
+//                                          have each loaded once, sleep (a thread pool between
+//                                          requests): own's writers look at every reader's record
 // Impls: std = std::atomic<std::shared_ptr> (libstdc++ 12: a spin lock in the pointer word), own,
 // boost = boost::atomic_shared_ptr (a spinlock that sleeps once it has spun), mutex =
 // std::shared_ptr guarded by a std::mutex, shared_mutex = the same under a std::shared_mutex (reads
@@ -22,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -106,6 +110,7 @@ own::shared_ptr<T> own_make() {
 // a new one, and how a reader reads.
 template <class Atomic, class Ptr, Ptr (*Make)()>
 struct cell {
+  using atomic_type = Atomic;
   static Ptr& value(int i) {
     static Ptr* const values[2] = {new Ptr(Make()), new Ptr(Make())};  // never destroyed
     return *values[i];
@@ -232,6 +237,51 @@ void load_under_store(benchmark::State& state) {
   state.counters["p999_ns"] = percentile(0.999);
 }
 
+// Threads that each load from `a` once, then sleep until the object goes.
+template <class Cell>
+class idle_readers {
+ public:
+  idle_readers(const typename Cell::atomic_type& a, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      threads_.emplace_back([this, &a] {
+        Cell::read(a);
+        std::unique_lock<std::mutex> lock(m_);
+        ++loaded_;
+        woken_.notify_all();
+        woken_.wait(lock, [this] { return done_; });
+      });
+    }
+    std::unique_lock<std::mutex> lock(m_);
+    woken_.wait(lock, [&] { return loaded_ == n; });
+  }
+  idle_readers(const idle_readers&) = delete;
+  idle_readers& operator=(const idle_readers&) = delete;
+  ~idle_readers() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      done_ = true;
+    }
+    woken_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable woken_;
+  std::size_t loaded_ = 0;
+  bool done_ = false;
+  std::vector<std::thread> threads_;
+};
+
+template <class Cell>
+void store_beside_idle_readers(benchmark::State& state) {
+  auto& a = Cell::atomic();
+  const idle_readers<Cell> readers(a, static_cast<std::size_t>(state.range(0)));
+  int i = 0;
+  for (auto _ : state) a.store(Cell::value(i ^= 1));
+  state.SetItemsProcessed(state.iterations());
+}
+
 template <class F>
 void add_row(const std::string& name, F f, std::initializer_list<int> threads) {
   auto* b = own_bench::add(name, f)->UseRealTime();
@@ -247,6 +297,7 @@ void add(const std::string& impl, bool all, bool mixes) {
     add_row("exp7/atomic_exchange/" + impl, exchange<Cell>, {1, 2, 4});
     add_row("exp7/atomic_cas/" + impl, cas<Cell>, {1, 2, 4});
     add_row("exp7/atomic_cas_counter/" + impl, cas_counter<Cell>, {1, 2, 4});
+    own_bench::add("exp7/atomic_store_idle_readers/" + impl, store_beside_idle_readers<Cell>)->Arg(16)->Arg(64)->UseRealTime();
   }
   if (mixes) {
     add_row("exp7/atomic_read_mostly_1/" + impl, read_mostly<Cell, 100>, {1, 2, 4});

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "stress.hpp"
+
 using own::detail::hazard_node;
 using own::detail::hazard_slots;
 
@@ -209,6 +211,66 @@ TEST(HazardSlotsStress, NoNodeFreedWhileReadNoneLeftBehind) {
   for (int i = 0; i < replacements; ++i) ASSERT_EQ(nodes[static_cast<std::size_t>(i)].reclaimed.load(), 1) << i;
   EXPECT_EQ(nodes[replacements].reclaimed.load(), 0);  // still current
   EXPECT_GT(reads.load(), 0);
+}
+
+// Readers that come and go (each a new thread, claiming a record and giving it back at its exit)
+// while a writer replaces the node they read: a reader that claims the record another has just
+// given back is still seen by every scan after its protection.
+TEST(HazardSlotsStress, ReadersThatComeAndGoAreSeen) {
+  const auto replacements = static_cast<std::size_t>(own_test::scaled(100'000));
+  counted_node* nodes = make_nodes(replacements + 1);
+  std::atomic<counted_node*> src{&nodes[0]};
+  std::atomic<bool> done{false};
+  std::atomic<long> reads{0};
+  std::thread writer([&] {
+    while (reads.load() == 0) std::this_thread::yield();
+    for (std::size_t i = 1; i <= replacements; ++i) replace(src, &nodes[i]);
+    done = true;
+  });
+  auto reader = [&] {
+    for (int n = 0; n < 50; ++n) {
+      hazard_slots::guard guard;
+      ASSERT_EQ(guard.protect(src)->reclaimed.load(), 0);
+      ++reads;
+    }
+  };
+  while (!done.load()) {
+    std::thread wave[3] = {std::thread(reader), std::thread(reader), std::thread(reader)};
+    for (std::thread& t : wave) t.join();
+  }
+  writer.join();
+  for (std::size_t i = 0; i < replacements; ++i) ASSERT_EQ(nodes[i].reclaimed.load(), 1) << i;
+  EXPECT_EQ(nodes[replacements].reclaimed.load(), 0);  // still current
+}
+
+// A scan reads the records of live threads only (and those below them): once a burst of threads
+// has exited, a writer's scan is as short as before the burst, not 64 records longer for good.
+TEST(HazardSlots, RecordsOfExitedThreadsAreNotScanned) {
+  { hazard_slots::guard guard; }  // this thread's record, claimed before the burst
+  const std::size_t before = hazard_slots::records_scanned();
+  constexpr std::size_t burst = 64;
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  std::atomic<std::size_t> holding{0};
+  std::atomic<bool> release{false};
+  std::vector<std::thread> team;
+  for (std::size_t i = 0; i < burst; ++i) {
+    team.emplace_back([&] {
+      hazard_slots::guard guard;
+      EXPECT_EQ(guard.protect(src), &a);
+      ++holding;
+      while (!release.load()) std::this_thread::yield();
+    });
+  }
+  while (holding.load() < burst) std::this_thread::yield();
+  EXPECT_GE(hazard_slots::records_scanned(), burst);  // all of them, while they live
+  EXPECT_TRUE(hazard_slots::is_protected(&a));
+  release = true;
+  for (std::thread& t : team) t.join();
+  EXPECT_LE(hazard_slots::records_scanned(), before);
+  EXPECT_FALSE(hazard_slots::is_protected(&a));
+  replace(src, nullptr);
+  EXPECT_EQ(a.reclaimed, 1);
 }
 
 // `threads` threads at once, more than there were records: each gets its own, and the threads of

@@ -150,6 +150,9 @@ EXPERIMENTS = [
         "why_behind": [
             (r"^atomic_.*/threads:(2|4)/boost$", BOOST_ATOMIC_TURNS),
             (r"^atomic_(store|exchange|cas)[^/]*/.*threads:1/boost$", BOOST_ATOMIC_ONE_THREAD),
+            (r"^atomic_store_idle_readers/", "own's store reads the hazard record (one cache line) of every live "
+             "thread that has loaded from any atomic_shared_ptr, to know whether it may free the value it replaced "
+             "at once, so it grows with the threads alive; a lock's store does not look at the readers"),
         ],
         "floor_case": None,
     },
@@ -164,7 +167,8 @@ EXPERIMENTS = [
             "size, can do in a move; floor_two_words: the same for two words, unique_ptr's size), and the "
             "shared -> managed -> shared round trip against "
             "one shared_ptr copy; local_shared_ptr copies; atomic_shared_ptr against "
-            "std::atomic<std::shared_ptr>; and the block pools' allocate/deallocate pairs, batches, "
+            "std::atomic<std::shared_ptr> (atomic_store_idle_readers: one thread storing while 16 or 64 threads "
+            "that have each loaded once sleep, as a thread pool between requests does); and the block pools' allocate/deallocate pairs, batches, "
             "two sizes in turn (pool_two_sizes: a 24-byte then a 100-byte pair per round, from two pools or "
             "two size classes of one allocator) and cross-thread hand-off against glibc malloc (std), "
             "std::pmr pool resources and Boost.Pool (boost_pool: a boost::pool<>, no lock; boost_singleton_pool: "
@@ -186,6 +190,9 @@ EXPERIMENTS = [
              "instructions (include/own/atomic_shared_ptr.hpp, Design and Costs)"),
             (r"^atomic_.*/threads:(2|4)/boost$", BOOST_ATOMIC_TURNS),
             (r"^atomic_(store|exchange|cas)[^/]*/.*threads:1/boost$", BOOST_ATOMIC_ONE_THREAD),
+            (r"^atomic_store_idle_readers/", "own's store reads the hazard record (one cache line) of every live "
+             "thread that has loaded from any atomic_shared_ptr, to know whether it may free the value it replaced "
+             "at once, so it grows with the threads alive; a lock's store does not look at the readers"),
         ],
         "floor_case": None,
     },

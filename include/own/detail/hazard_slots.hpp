@@ -45,11 +45,24 @@
 // running their user code there.
 //
 // Memory: records are never freed (at most one per thread alive at once, reused after a thread
-// exits; the first 256 in a static table, side by side, then from operator new; all reachable
-// from a global list, so leak checkers do not count them). A node stays
+// exits; the first 256 in a static table, side by side, then from operator new, reachable from a
+// global list, so leak checkers do not count them). A node stays
 // deferred only while a slot holds it or its last reader has yet to look at its flag (which it
 // does at the end of every protection), so the list holds at most about two nodes per slot: the
 // one it holds and one its thread has not looked for yet. Held nodes wait for the next write.
+//
+// Which records a scan reads: the table's, by index, from the first to the highest one in use
+// (found from a bitmap of those in use: one cache line), then every record past the table. A thread
+// claims the table's first free record, so the records of live threads gather at its front, and
+// those of threads that have exited are read only where they lie below a live one. (Walking a list
+// of every record ever made, a store after a burst of 64 threads that had exited cost 90-170 ns for
+// good, against 21 before the burst; with 64 idle threads alive, reading by index lets successive
+// records' loads overlap: see the CHANGELOG.) Why a scan sees every reader it must: a thread sets
+// its record's bit and raises the high-water mark (both seq_cst) before it first writes a slot, and
+// a scan reads them (seq_cst) after the unlinking write, so a reader whose re-read came before the
+// unlink in the single total order lies within the range the scan reads. The same holds of the list
+// past the table (a seq_cst push, seq_cst loads of its head). A record's bit is cleared only after
+// its slots are, with release, so the records of the range not in use hold nothing.
 //
 // Lock-freedom: no step waits for another thread. A list push or a record claim retries a CAS only
 // because another thread's push or claim succeeded; a reader's validation retries only because a
@@ -62,9 +75,11 @@
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstddef>
 
 #include "checked.hpp"
+#include "log2.hpp"
 #include "process_wide.hpp"
 
 namespace own::detail {
@@ -97,8 +112,10 @@ class OWN_PROCESS_WIDE hazard_slots {
     // Set by a thread that deferred a node one of these slots held: the owner then frees deferred
     // nodes after clearing the slot.
     std::atomic<bool> reclaim_owed{false};
-    std::atomic<bool> in_use{false};  // set before the record is published
-    record* next = nullptr;  // set before the record is published, then never changed
+    // Past the table only (the table's records are claimed by their bits): whether a thread uses
+    // this record, and the list's link, set before the record is published, then never changed.
+    std::atomic<bool> in_use{false};
+    record* next = nullptr;
 
     bool holds(const hazard_node* node) const noexcept {
       if (slot.load(std::memory_order_seq_cst) == node) return true;
@@ -183,11 +200,15 @@ class OWN_PROCESS_WIDE hazard_slots {
   enum class held_by { nobody, this_thread, another_thread };
   static held_by protection(const hazard_node* node) noexcept {
     held_by found = held_by::nobody;
-    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
-      if (!r->holds(node)) continue;
-      if (r != local_record_) return held_by::another_thread;
+    any_record([&](record& r) {
+      if (!r.holds(node)) return false;
+      if (&r != local_record_) {
+        found = held_by::another_thread;
+        return true;
+      }
       found = held_by::this_thread;
-    }
+      return false;
+    });
     return found;
   }
 
@@ -210,17 +231,67 @@ class OWN_PROCESS_WIDE hazard_slots {
     }
   }
 
-  // Records made so far (in use or free), and those in use: for tests and diagnostics.
-  static std::size_t record_count() noexcept { return count_records([](const record&) { return true; }); }
+  // Records made so far (in use or free), those in use, and those a scan reads now: for tests and
+  // diagnostics.
+  static std::size_t record_count() noexcept {
+    return table_records_used_.load(std::memory_order_relaxed) + count_past_table([](const record&) { return true; });
+  }
   static std::size_t records_in_use() noexcept {
-    return count_records([](const record& r) { return r.in_use.load(std::memory_order_acquire); });
+    std::size_t n = count_past_table([](const record& r) { return r.in_use.load(std::memory_order_acquire); });
+    for (const std::atomic<std::size_t>& word : table_in_use_) {
+      for (std::size_t bits = word.load(std::memory_order_acquire); bits != 0; bits &= bits - 1) ++n;
+    }
+    return n;
+  }
+  static std::size_t records_scanned() noexcept {
+    return table_records_in_use_end() + count_past_table([](const record&) { return true; });
   }
 
  private:
+  static constexpr std::size_t table_size = 256;
+  static constexpr std::size_t word_bits = sizeof(std::size_t) * CHAR_BIT;
+  static constexpr std::size_t table_words = table_size / word_bits;
+
+  // The table. Why one: a thread's first allocation comes from its own malloc arena, and glibc's
+  // arenas are aligned to 64 MiB, so records that threads allocated for themselves each sat at the
+  // same offset in their arena, all in the same few sets of the L1 and L2 caches, and each scan
+  // missed on every record. Zero-initialized (no bytes in the binary, no guard), touched only as
+  // threads come: 16 KiB.
+  static record* table() noexcept {
+    static record records[table_size];
+    return records;
+  }
+
+  // Calls visit(record&) on every record whose slots may hold a node (see "Which records a scan
+  // reads"), until it returns true; whether it did.
+  template <class Visit>
+  static bool any_record(Visit visit) noexcept {
+    record* const t = table();
+    for (record *r = t, *end = t + table_records_in_use_end(); r != end; ++r) {
+      if (visit(*r)) return true;
+    }
+    for (record* r = past_table_.load(std::memory_order_seq_cst); r; r = r->next) {
+      if (visit(*r)) return true;
+    }
+    return false;
+  }
+
+  // One past the table's highest record in use. Reads the bitmap's words up to the highest record
+  // ever claimed only: one word below 65 threads. (seq_cst: see "Which records a scan reads".)
+  static std::size_t table_records_in_use_end() noexcept {
+    const std::size_t claimed = table_records_used_.load(std::memory_order_seq_cst);
+    std::size_t end = 0;
+    for (std::size_t w = 0; w * word_bits < claimed; ++w) {
+      const std::size_t bits = table_in_use_[w].load(std::memory_order_seq_cst);
+      if (bits != 0) end = w * word_bits + floor_log2(bits) + 1;
+    }
+    return end;
+  }
+
   template <class Predicate>
-  static std::size_t count_records(Predicate counted) noexcept {
+  static std::size_t count_past_table(Predicate counted) noexcept {
     std::size_t n = 0;
-    for (const record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+    for (const record* r = past_table_.load(std::memory_order_acquire); r; r = r->next) {
       if (counted(*r)) ++n;
     }
     return n;
@@ -233,11 +304,13 @@ class OWN_PROCESS_WIDE hazard_slots {
   static bool park(hazard_node* node) noexcept {
     push(deferred_, node, std::memory_order_seq_cst);
     bool protected_still = false;
-    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
-      if (!r->holds(node)) continue;
-      r->reclaim_owed.store(true, std::memory_order_seq_cst);
-      if (r->holds(node)) protected_still = true;
-    }
+    any_record([&](record& r) {
+      if (r.holds(node)) {
+        r.reclaim_owed.store(true, std::memory_order_seq_cst);
+        if (r.holds(node)) protected_still = true;
+      }
+      return false;
+    });
     return protected_still;
   }
 
@@ -307,33 +380,43 @@ class OWN_PROCESS_WIDE hazard_slots {
     release(r);
   }
 
-  // A free record, claimed, or a new one.
+  // A free record, claimed: the table's first free one, else a free one past it, else a new one.
   static record* acquire() noexcept {
-    for (record* r = records_.load(std::memory_order_acquire); r; r = r->next) {
+    for (std::size_t w = 0; w < table_words; ++w) {
+      std::size_t bits = table_in_use_[w].load(std::memory_order_relaxed);
+      while (~bits != 0) {
+        const std::size_t bit = ~bits & (bits + 1);  // the lowest clear one
+        bits = table_in_use_[w].fetch_or(bit, std::memory_order_seq_cst);
+        if ((bits & bit) == 0) return claimed_in_table(w * word_bits + floor_log2(bit));
+      }
+    }
+    // (seq_cst, for the same reason: a later scan reads a head whose list holds the record reused.)
+    for (record* r = past_table_.load(std::memory_order_seq_cst); r; r = r->next) {
       if (!r->in_use.load(std::memory_order_relaxed) && !r->in_use.exchange(true, std::memory_order_acquire)) return r;
     }
-    record* r = fresh_record();
+    record* r = new record;  // termination if it throws, as the operations using guards are noexcept
     r->in_use.store(true, std::memory_order_relaxed);
-    r->next = records_.load(std::memory_order_relaxed);
-    while (!records_.compare_exchange_weak(r->next, r, std::memory_order_release, std::memory_order_relaxed)) {
+    r->next = past_table_.load(std::memory_order_relaxed);
+    while (!past_table_.compare_exchange_weak(r->next, r, std::memory_order_seq_cst, std::memory_order_relaxed)) {
     }
     return r;
   }
-  static void release(record* r) noexcept { r->in_use.store(false, std::memory_order_release); }
-
-  // A record never used: the next of a process-wide table while it lasts, then one from operator
-  // new (termination if that throws, as the operations using guards are noexcept). Why a table: a
-  // thread's first allocation comes from its own malloc arena, and glibc's arenas are aligned to
-  // 64 MiB, so records that threads allocated for themselves each sat at the same offset in their
-  // arena, all in the same few sets of the L1 and L2 caches. With 16 threads' records, each scan
-  // missed on every record: a lone thread's exchange cost 96-125 ns, and 632-684 with 64.
-  static record* fresh_record() noexcept {
-    // Zero-initialized (no bytes in the binary, no guard), touched only as threads come: 16 KiB.
-    constexpr std::size_t table_size = 256;
-    static record table[table_size];
-    static std::atomic<std::size_t> taken{0};
-    const std::size_t i = taken.fetch_add(1, std::memory_order_relaxed);
-    return i < table_size ? &table[i] : new record;
+  // Raises the high-water mark that scans read first, before the claiming thread writes a slot. Every
+  // access seq_cst, even the read that finds it high enough already: a scan that comes after our
+  // first slot write in the single total order then reads a mark at least as high.
+  static record* claimed_in_table(std::size_t i) noexcept {
+    std::size_t used = table_records_used_.load(std::memory_order_seq_cst);
+    while (used <= i && !table_records_used_.compare_exchange_weak(used, i + 1, std::memory_order_seq_cst)) {
+    }
+    return &table()[i];
+  }
+  static void release(record* r) noexcept {
+    if (r >= table() && r < table() + table_size) {
+      const auto i = static_cast<std::size_t>(r - table());
+      table_in_use_[i / word_bits].fetch_and(~(std::size_t{1} << (i % word_bits)), std::memory_order_release);
+    } else {
+      r->in_use.store(false, std::memory_order_release);
+    }
   }
 
   // Gives the thread its record for good, or, once the thread's cleaner has run, lends one.
@@ -361,8 +444,12 @@ class OWN_PROCESS_WIDE hazard_slots {
     }
   };
 
-  static inline std::atomic<record*> records_{nullptr};
-  // On a line of its own: deferring and freeing write it, scans read records_.
+  // Bit i of word i / word_bits: table()[i] is in use. With the two below, the one line every scan
+  // reads first; written only as threads come and go.
+  alignas(64) static inline std::atomic<std::size_t> table_in_use_[table_words] = {};
+  static inline std::atomic<std::size_t> table_records_used_{0};  // 1 + the highest index ever claimed
+  static inline std::atomic<record*> past_table_{nullptr};
+  // On a line of its own: deferring and freeing write it, scans read the bitmap's line.
   alignas(64) static inline std::atomic<hazard_node*> deferred_{nullptr};
   // Unprotected nodes a reader could not free without running user code, linked by next_deferred.
   alignas(64) static inline std::atomic<hazard_node*> held_{nullptr};
