@@ -7,7 +7,12 @@
 // between rows shrink towards 1 (exp6's small items showed it: own's pooled row was within 20% of the
 // floor, and the floor itself only ~2x faster than std). So each side keeps its own copy of the
 // other side's index and rereads the shared one only when the ring looks full (producer) or empty
-// (consumer): one cache-line transfer per lap instead of two per item. And the ring holds 1024 items,
+// (consumer): one cache-line transfer per lap instead of two per item. A side that finds the ring
+// empty (full) rereads the other's index as it waits, and each reread takes that line from the
+// working side: published at every item, the index then moved between the cores at every item, and
+// the waiting side set the pace (on 2 cores, both threads spent more than half their time waiting,
+// and a row's median moved 5x between runs). So each side publishes its index once per 32 items, and
+// before it waits. And the ring holds 1024 items,
 // so that when the two threads share one CPU (a busy 2-vCPU machine) a switch between them is paid
 // once per 1024 items, not per 256.
 //
@@ -55,32 +60,38 @@ class spsc_ring {
   spsc_ring(const spsc_ring&) = delete;
   spsc_ring& operator=(const spsc_ring&) = delete;
   ~spsc_ring() {
+    publish_tail();
     while (try_pop()) {
     }
   }
 
   // Spins (with a yield now and then: the machine may have fewer free cores than threads) until there is room.
   void push(T value) {
-    const std::size_t t = tail_.load(std::memory_order_relaxed);
+    const std::size_t t = tail_written_;
     for (unsigned spins = 0; t - head_seen_ == Capacity; ++spins) {
+      publish_tail();  // or the consumer may never see the items it is to make room from
       head_seen_ = head_.load(std::memory_order_acquire);
       if (t - head_seen_ != Capacity) break;
       backoff(spins);
     }
     ::new (slot(t)) T(std::move(value));
-    tail_.store(t + 1, std::memory_order_release);
+    if (++tail_written_ - tail_.load(std::memory_order_relaxed) == publish_every) publish_tail();
   }
 
+  // The producer's items not yet published; for the producer to call once it has pushed its last.
+  void publish_tail() noexcept { tail_.store(tail_written_, std::memory_order_release); }
+
   std::optional<T> try_pop() {
-    const std::size_t h = head_.load(std::memory_order_relaxed);
+    const std::size_t h = head_read_;
     if (h == tail_seen_) {
+      publish_head();  // or the producer may wait for room this consumer has made
       tail_seen_ = tail_.load(std::memory_order_acquire);
       if (h == tail_seen_) return std::nullopt;
     }
     T* p = std::launder(reinterpret_cast<T*>(slot(h)));
     std::optional<T> out(std::move(*p));
     p->~T();
-    head_.store(h + 1, std::memory_order_release);
+    if (++head_read_ - head_.load(std::memory_order_relaxed) == publish_every) publish_head();
     return out;
   }
 
@@ -94,11 +105,18 @@ class spsc_ring {
  private:
   unsigned char* slot(std::size_t i) noexcept { return storage_ + (i & (Capacity - 1)) * sizeof(T); }
 
-  // Each line is written by one side only.
+  void publish_head() noexcept { head_.store(head_read_, std::memory_order_release); }
+
+  // Each line is written by one side only. Each side publishes its index once per publish_every
+  // items (and before it waits), so that a side that waits, rereading the other's index, takes that
+  // line from the working side once per publish_every items, not at every item.
+  static constexpr std::size_t publish_every = 32;
   alignas(64) std::atomic<std::size_t> head_{0};
+  std::size_t head_read_ = 0;  // the consumer's next item (head_ lags it by less than publish_every)
   std::size_t tail_seen_ = 0;  // the consumer's copy of tail_
   alignas(64) std::atomic<std::size_t> tail_{0};
-  std::size_t head_seen_ = 0;  // the producer's copy of head_
+  std::size_t tail_written_ = 0;  // the producer's next slot (tail_ lags it by less than publish_every)
+  std::size_t head_seen_ = 0;     // the producer's copy of head_
   alignas(64) alignas(T) unsigned char storage_[Capacity * sizeof(T)];
 };
 
@@ -126,6 +144,7 @@ void run_handoff(benchmark::State& state, Make make) {
     }
   });
   for (auto _ : state) ring.push(make());
+  ring.publish_tail();
   done.store(true, std::memory_order_release);
   consumer.join();
   state.SetItemsProcessed(state.iterations());
@@ -139,6 +158,7 @@ void run_handoff_floor(benchmark::State& state, Make make) {
   while (state.KeepRunningBatch(Lap)) {
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < Lap; ++i) ring.push(make());
+    ring.publish_tail();
     while (ring.try_pop()) {
     }
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
