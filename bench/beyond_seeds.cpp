@@ -16,7 +16,8 @@
 //      std = std::atomic<std::shared_ptr<T>> (libstdc++), boost = boost::atomic_shared_ptr,
 //      own = own::atomic_shared_ptr; own_snapshot = its snapshot() read, as a row of the load case.
 // The floor rows (bench/common/floor.hpp) are the bare minimum for (a), (b) and (c); (b)'s is the
-// hand-off's work done on one thread (bench/common/handoff.hpp, run_handoff_floor).
+// hand-off's work done on one thread (bench/common/handoff.hpp, run_handoff_floor), and (b)'s
+// floor_two_threads the floor's blocks handed off by two threads as the other rows' are.
 #include <atomic>
 #include <memory>
 #include <memory_resource>
@@ -84,7 +85,11 @@ void create_destroy(benchmark::State& state) {
 template <class Way>
 void add_threads(const std::string& impl) {
   own_bench::add("exp6/create_destroy/" + impl, create_destroy<Way>)->UseRealTime()->Threads(1)->Threads(2);
-  own_bench::add_handoff("exp6/handoff/" + impl, [] { return Way::make(); }, std::is_same_v<Way, floor_make>);
+  constexpr bool floor = std::is_same_v<Way, floor_make>;
+  own_bench::add_handoff("exp6/handoff/" + impl, [] { return Way::make(); }, floor);
+  // The floor's blocks through the same ring on two threads: what the lines that every hand-off
+  // moves between the cores cost with the cheapest allocation.
+  if (floor) own_bench::add_handoff("exp6/handoff/floor_two_threads", [] { return Way::make(); });
 }
 
 [[maybe_unused]] void add_threads_missing(const std::string& impl, const char* header) {

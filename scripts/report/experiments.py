@@ -133,7 +133,10 @@ EXPERIMENTS = [
         "title": "Beyond the seeds: threads, hand-off, std::pmr, atomic shared pointers",
         "seed": None,
         "intro": (
-            "Two threads creating and destroying at once; cross-thread hand-off through an SPSC ring; "
+            "Two threads creating and destroying at once; cross-thread hand-off through an SPSC ring (beside "
+            "its one-thread floor, `floor_two_threads`: the floor's blocks handed off through the same ring by "
+            "two threads, what the cache lines every hand-off moves between the cores cost with the cheapest "
+            "allocation); "
             "std::pmr pool resources under std::allocate_shared and own (as a polymorphic_allocator, and "
             "as a plain memory_resource* - own_resource), with Boost.Pool beside them (`std_boost_pool`: "
             "std::allocate_shared with boost::fast_pool_allocator, locked, where threads share it, and with a "

@@ -18,7 +18,7 @@ COLOURS = {
     "boost": "#55A868", "boost_plain": "#A1D99B", "boost_intrusive": "#238B45", "boost_local": "#74C476",
     "boost_pool": "#006D2C", "boost_singleton_pool": "#41AB5D", "boost_object_pool": "#BCBD22",
     # bounds and others
-    "floor": "#8C8C8C", "floor_two_words": "#BDBDBD", "raw": "#8172B3", "dumb": "#937860", "stack": "#DA8BC3",
+    "floor": "#8C8C8C", "floor_two_words": "#BDBDBD", "floor_two_threads": "#BDBDBD", "raw": "#8172B3", "dumb": "#937860", "stack": "#DA8BC3",
     "seed_pool": "#CCB974", "linked": "#333333", "mutex": "#637939", "shared_mutex": "#8CA252",
 }
 FAMILY = {"own": "#DD8452", "std": "#4C72B0", "boost": "#55A868", "floor": "#8C8C8C"}
