@@ -221,7 +221,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   // For a writer, outside any guard, where user code may run: frees the deferred nodes that no slot
   // holds and those readers left to writers. Two loads when there are none.
   static void settle() noexcept {
-    reclaim_deferred(false);
+    if (deferred_.load(std::memory_order_seq_cst) != nullptr) reclaim_deferred(false);
     if (held_.load(std::memory_order_acquire) == nullptr) return;
     hazard_node* list = held_.exchange(nullptr, std::memory_order_acquire);
     while (list) {
