@@ -62,7 +62,11 @@
 // a scan reads them (seq_cst) after the unlinking write, so a reader whose re-read came before the
 // unlink in the single total order lies within the range the scan reads. The same holds of the list
 // past the table (a seq_cst push, seq_cst loads of its head). A record's bit is cleared only after
-// its slots are, with release, so the records of the range not in use hold nothing.
+// its slots are, with release, so the records of the range not in use hold nothing. What a scan
+// still reads for good: the records past the table, once more than 256 threads have used them at
+// once; the records below a long-lived thread's, if it took its own during a burst; and, in a child
+// of fork(), the records of the parent's other threads (their bits stay set, their slots hold what
+// they held at the fork).
 //
 // Lock-freedom: no step waits for another thread. A list push or a record claim retries a CAS only
 // because another thread's push or claim succeeded; a reader's validation retries only because a
@@ -77,6 +81,8 @@
 #include <atomic>
 #include <climits>
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "checked.hpp"
 #include "log2.hpp"
@@ -98,34 +104,43 @@ struct hazard_node {
   hazard_node* next_deferred = nullptr;
 };
 
-class OWN_PROCESS_WIDE hazard_slots {
- public:
+// One thread's hazard slots (see hazard_slots): one cache line, so that a reader's writes to its own
+// slots do not disturb other threads' lines. At namespace scope so that hazard_slots can hold a table
+// of them as a static data member (a nested class is incomplete for that within its enclosing one).
+struct alignas(64) hazard_record {
   // Slots a thread has for snapshots (long-lived protections, alongside its operations' slot).
   static constexpr unsigned snapshot_slots = 4;
   using slot_type = std::atomic<const hazard_node*>;
 
- private:
-  // 64-byte aligned: a reader's writes to its own slots do not disturb other threads' lines.
-  struct alignas(64) record {
-    slot_type slot{nullptr};  // the current operation's
-    slot_type snapshots[snapshot_slots] = {};
-    // Set by a thread that deferred a node one of these slots held: the owner then frees deferred
-    // nodes after clearing the slot.
-    std::atomic<bool> reclaim_owed{false};
-    // Past the table only (the table's records are claimed by their bits): whether a thread uses
-    // this record, and the list's link, set before the record is published, then never changed.
-    std::atomic<bool> in_use{false};
-    record* next = nullptr;
+  slot_type slot{nullptr};  // the current operation's
+  slot_type snapshots[snapshot_slots] = {};
+  // Set by a thread that deferred a node one of these slots held: the owner then frees deferred
+  // nodes after clearing the slot.
+  std::atomic<bool> reclaim_owed{false};
+  // Past the table only (the table's records are claimed by their bits): whether a thread uses this
+  // record, and the list's link, set before the record is published, then never changed.
+  std::atomic<bool> in_use{false};
+  hazard_record* next = nullptr;
 
-    bool holds(const hazard_node* node) const noexcept {
-      if (slot.load(std::memory_order_seq_cst) == node) return true;
-      for (const slot_type& s : snapshots) {
-        if (s.load(std::memory_order_seq_cst) == node) return true;
-      }
-      return false;
+  bool holds(const hazard_node* node) const noexcept {
+    if (slot.load(std::memory_order_seq_cst) == node) return true;
+    for (const slot_type& s : snapshots) {
+      if (s.load(std::memory_order_seq_cst) == node) return true;
     }
-  };
-  static_assert(sizeof(record) == 64, "a record is one cache line");
+    return false;
+  }
+};
+static_assert(sizeof(hazard_record) == 64, "a record is one cache line");
+// So that their table needs no guard and no destructor at exit (threads may still use it then).
+static_assert(std::is_trivially_destructible_v<hazard_record>, "records outlive static destruction");
+
+class OWN_PROCESS_WIDE hazard_slots {
+ public:
+  static constexpr unsigned snapshot_slots = hazard_record::snapshot_slots;
+  using slot_type = hazard_record::slot_type;
+
+ private:
+  using record = hazard_record;
 
  public:
   // The calling thread's slot for the duration of one operation, protecting at most one node at a
@@ -234,11 +249,11 @@ class OWN_PROCESS_WIDE hazard_slots {
   // Records made so far (in use or free), those in use, and those a scan reads now: for tests and
   // diagnostics.
   static std::size_t record_count() noexcept {
-    return table_records_used_.load(std::memory_order_relaxed) + count_past_table([](const record&) { return true; });
+    return directory_.claimed_end.load(std::memory_order_relaxed) + count_past_table([](const record&) { return true; });
   }
   static std::size_t records_in_use() noexcept {
     std::size_t n = count_past_table([](const record& r) { return r.in_use.load(std::memory_order_acquire); });
-    for (const std::atomic<std::size_t>& word : table_in_use_) {
+    for (const std::atomic<std::size_t>& word : directory_.in_use) {
       for (std::size_t bits = word.load(std::memory_order_acquire); bits != 0; bits &= bits - 1) ++n;
     }
     return n;
@@ -251,38 +266,55 @@ class OWN_PROCESS_WIDE hazard_slots {
   static constexpr std::size_t table_size = 256;
   static constexpr std::size_t word_bits = sizeof(std::size_t) * CHAR_BIT;
   static constexpr std::size_t table_words = table_size / word_bits;
+  static_assert(table_size % word_bits == 0, "the bitmap's words cover the table exactly");
 
-  // The table. Why one: a thread's first allocation comes from its own malloc arena, and glibc's
-  // arenas are aligned to 64 MiB, so records that threads allocated for themselves each sat at the
-  // same offset in their arena, all in the same few sets of the L1 and L2 caches, and each scan
-  // missed on every record. Zero-initialized (no bytes in the binary, no guard), touched only as
-  // threads come: 16 KiB.
-  static record* table() noexcept {
-    static record records[table_size];
-    return records;
+  // The table, and what a scan reads first. Why a table: a thread's first allocation comes from its
+  // own malloc arena, and glibc's arenas are aligned to 64 MiB, so records that threads allocated
+  // for themselves each sat at the same offset in their arena, all in the same few sets of the L1
+  // and L2 caches, and each scan missed on every record. Zero-initialized (no bytes in the binary,
+  // no guard), touched only as threads come: 16 KiB. Static data members, not an inline function's
+  // statics, so that they stay one copy in the process (OWN_PROCESS_WIDE) where each shared library
+  // could hide its own copy of those (clang's -fvisibility-inlines-hidden-static-local-var).
+  static inline record table_[table_size];
+  // One line, written only as threads come and go. Static, so zero before anything runs: no
+  // initializers (a nested class's are not usable within its enclosing class).
+  struct alignas(64) directory {
+    std::atomic<std::size_t> in_use[table_words];  // bit i of word i / word_bits: table_[i]
+    std::atomic<std::size_t> claimed_end;          // 1 + the highest index ever claimed
+    std::atomic<record*> past_table;               // records from operator new, a list
+  };
+  static inline directory directory_;
+
+  // Whether `r` is one of the table's, and which (compared as integers: relational comparison of
+  // pointers into different objects is unspecified).
+  static bool in_table(const record* r, std::size_t& index) noexcept {
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(r) - reinterpret_cast<std::uintptr_t>(table_);
+    index = offset / sizeof(record);
+    return offset < sizeof table_;
   }
 
   // Calls visit(record&) on every record whose slots may hold a node (see "Which records a scan
   // reads"), until it returns true; whether it did.
   template <class Visit>
   static bool any_record(Visit visit) noexcept {
-    record* const t = table();
+    record* const t = table_;
     for (record *r = t, *end = t + table_records_in_use_end(); r != end; ++r) {
       if (visit(*r)) return true;
     }
-    for (record* r = past_table_.load(std::memory_order_seq_cst); r; r = r->next) {
+    for (record* r = directory_.past_table.load(std::memory_order_seq_cst); r; r = r->next) {
       if (visit(*r)) return true;
     }
     return false;
   }
 
   // One past the table's highest record in use. Reads the bitmap's words up to the highest record
-  // ever claimed only: one word below 65 threads. (seq_cst: see "Which records a scan reads".)
+  // ever claimed only: one word while no more than word_bits records were ever in use at once.
+  // (seq_cst: see "Which records a scan reads".)
   static std::size_t table_records_in_use_end() noexcept {
-    const std::size_t claimed = table_records_used_.load(std::memory_order_seq_cst);
+    const std::size_t claimed = directory_.claimed_end.load(std::memory_order_seq_cst);
     std::size_t end = 0;
     for (std::size_t w = 0; w * word_bits < claimed; ++w) {
-      const std::size_t bits = table_in_use_[w].load(std::memory_order_seq_cst);
+      const std::size_t bits = directory_.in_use[w].load(std::memory_order_seq_cst);
       if (bits != 0) end = w * word_bits + floor_log2(bits) + 1;
     }
     return end;
@@ -291,7 +323,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   template <class Predicate>
   static std::size_t count_past_table(Predicate counted) noexcept {
     std::size_t n = 0;
-    for (const record* r = past_table_.load(std::memory_order_acquire); r; r = r->next) {
+    for (const record* r = directory_.past_table.load(std::memory_order_acquire); r; r = r->next) {
       if (counted(*r)) ++n;
     }
     return n;
@@ -380,24 +412,26 @@ class OWN_PROCESS_WIDE hazard_slots {
     release(r);
   }
 
-  // A free record, claimed: the table's first free one, else a free one past it, else a new one.
+  // A free record, claimed: the table's first free one, else a free one past it, else a new one. (A
+  // stale first read that shows a word full makes this thread look further than it needs: a record
+  // past the table, at worst, never a wrong claim.)
   static record* acquire() noexcept {
     for (std::size_t w = 0; w < table_words; ++w) {
-      std::size_t bits = table_in_use_[w].load(std::memory_order_relaxed);
+      std::size_t bits = directory_.in_use[w].load(std::memory_order_relaxed);
       while (~bits != 0) {
         const std::size_t bit = ~bits & (bits + 1);  // the lowest clear one
-        bits = table_in_use_[w].fetch_or(bit, std::memory_order_seq_cst);
+        bits = directory_.in_use[w].fetch_or(bit, std::memory_order_seq_cst);
         if ((bits & bit) == 0) return claimed_in_table(w * word_bits + floor_log2(bit));
       }
     }
     // (seq_cst, for the same reason: a later scan reads a head whose list holds the record reused.)
-    for (record* r = past_table_.load(std::memory_order_seq_cst); r; r = r->next) {
+    for (record* r = directory_.past_table.load(std::memory_order_seq_cst); r; r = r->next) {
       if (!r->in_use.load(std::memory_order_relaxed) && !r->in_use.exchange(true, std::memory_order_acquire)) return r;
     }
     record* r = new record;  // termination if it throws, as the operations using guards are noexcept
     r->in_use.store(true, std::memory_order_relaxed);
-    r->next = past_table_.load(std::memory_order_relaxed);
-    while (!past_table_.compare_exchange_weak(r->next, r, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+    r->next = directory_.past_table.load(std::memory_order_relaxed);
+    while (!directory_.past_table.compare_exchange_weak(r->next, r, std::memory_order_seq_cst, std::memory_order_relaxed)) {
     }
     return r;
   }
@@ -405,15 +439,15 @@ class OWN_PROCESS_WIDE hazard_slots {
   // access seq_cst, even the read that finds it high enough already: a scan that comes after our
   // first slot write in the single total order then reads a mark at least as high.
   static record* claimed_in_table(std::size_t i) noexcept {
-    std::size_t used = table_records_used_.load(std::memory_order_seq_cst);
-    while (used <= i && !table_records_used_.compare_exchange_weak(used, i + 1, std::memory_order_seq_cst)) {
+    std::size_t used = directory_.claimed_end.load(std::memory_order_seq_cst);
+    while (used <= i && !directory_.claimed_end.compare_exchange_weak(used, i + 1, std::memory_order_seq_cst)) {
     }
-    return &table()[i];
+    return &table_[i];
   }
   static void release(record* r) noexcept {
-    if (r >= table() && r < table() + table_size) {
-      const auto i = static_cast<std::size_t>(r - table());
-      table_in_use_[i / word_bits].fetch_and(~(std::size_t{1} << (i % word_bits)), std::memory_order_release);
+    std::size_t i = 0;
+    if (in_table(r, i)) {
+      directory_.in_use[i / word_bits].fetch_and(~(std::size_t{1} << (i % word_bits)), std::memory_order_release);
     } else {
       r->in_use.store(false, std::memory_order_release);
     }
@@ -444,12 +478,7 @@ class OWN_PROCESS_WIDE hazard_slots {
     }
   };
 
-  // Bit i of word i / word_bits: table()[i] is in use. With the two below, the one line every scan
-  // reads first; written only as threads come and go.
-  alignas(64) static inline std::atomic<std::size_t> table_in_use_[table_words] = {};
-  static inline std::atomic<std::size_t> table_records_used_{0};  // 1 + the highest index ever claimed
-  static inline std::atomic<record*> past_table_{nullptr};
-  // On a line of its own: deferring and freeing write it, scans read the bitmap's line.
+  // On a line of its own: deferring and freeing write it, scans read the directory's.
   alignas(64) static inline std::atomic<hazard_node*> deferred_{nullptr};
   // Unprotected nodes a reader could not free without running user code, linked by next_deferred.
   alignas(64) static inline std::atomic<hazard_node*> held_{nullptr};
