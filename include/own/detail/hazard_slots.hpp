@@ -134,6 +134,21 @@ static_assert(sizeof(hazard_record) == 64, "a record is one cache line");
 // So that their table needs no guard and no destructor at exit (threads may still use it then).
 static_assert(std::is_trivially_destructible_v<hazard_record>, "records outlive static destruction");
 
+// The records hazard_slots keeps side by side in a table, and the bits that say which are in use.
+inline constexpr std::size_t hazard_table_size = 256;
+inline constexpr std::size_t hazard_word_bits = sizeof(std::size_t) * CHAR_BIT;
+inline constexpr std::size_t hazard_table_words = hazard_table_size / hazard_word_bits;
+static_assert(hazard_table_size % hazard_word_bits == 0, "the bitmap's words cover the table exactly");
+
+// What a scan reads first: which of the table's records are in use (bit i of word i / word bits:
+// the table's record i), the high-water mark, and the records past the table. One line, written only
+// as threads come and go. (At namespace scope for the same reason as hazard_record.)
+struct alignas(64) hazard_directory {
+  std::atomic<std::size_t> in_use[hazard_table_words] = {};
+  std::atomic<std::size_t> claimed_end{0};          // 1 + the highest index ever claimed
+  std::atomic<hazard_record*> past_table{nullptr};  // records from operator new, a list
+};
+
 class OWN_PROCESS_WIDE hazard_slots {
  public:
   static constexpr unsigned snapshot_slots = hazard_record::snapshot_slots;
@@ -263,10 +278,9 @@ class OWN_PROCESS_WIDE hazard_slots {
   }
 
  private:
-  static constexpr std::size_t table_size = 256;
-  static constexpr std::size_t word_bits = sizeof(std::size_t) * CHAR_BIT;
-  static constexpr std::size_t table_words = table_size / word_bits;
-  static_assert(table_size % word_bits == 0, "the bitmap's words cover the table exactly");
+  static constexpr std::size_t table_size = hazard_table_size;
+  static constexpr std::size_t word_bits = hazard_word_bits;
+  static constexpr std::size_t table_words = hazard_table_words;
 
   // The table, and what a scan reads first. Why a table: a thread's first allocation comes from its
   // own malloc arena, and glibc's arenas are aligned to 64 MiB, so records that threads allocated
@@ -276,14 +290,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   // statics, so that they stay one copy in the process (OWN_PROCESS_WIDE) where each shared library
   // could hide its own copy of those (clang's -fvisibility-inlines-hidden-static-local-var).
   static inline record table_[table_size];
-  // One line, written only as threads come and go. Static, so zero before anything runs: no
-  // initializers (a nested class's are not usable within its enclosing class).
-  struct alignas(64) directory {
-    std::atomic<std::size_t> in_use[table_words];  // bit i of word i / word_bits: table_[i]
-    std::atomic<std::size_t> claimed_end;          // 1 + the highest index ever claimed
-    std::atomic<record*> past_table;               // records from operator new, a list
-  };
-  static inline directory directory_;
+  static inline hazard_directory directory_;
 
   // Whether `r` is one of the table's, and which (compared as integers: relational comparison of
   // pointers into different objects is unspecified).
