@@ -56,7 +56,7 @@
 // claims the table's first free record, so the records of live threads gather at its front, and
 // those of threads that have exited are read only where they lie below a live one. (Walking a list
 // of every record ever made, a store after a burst of 64 threads that had exited cost 90-170 ns for
-// good, against 21 before the burst; with 64 idle threads alive, reading by index lets successive
+// good, against 20 before the burst; with 64 idle threads alive, reading by index lets successive
 // records' loads overlap: see the CHANGELOG.) Why a scan sees every reader it must: a thread sets
 // its record's bit and raises the high-water mark (both seq_cst) before it first writes a slot, and
 // a scan reads them (seq_cst) after the unlinking write, so a reader whose re-read came before the
@@ -278,10 +278,6 @@ class OWN_PROCESS_WIDE hazard_slots {
   }
 
  private:
-  static constexpr std::size_t table_size = hazard_table_size;
-  static constexpr std::size_t word_bits = hazard_word_bits;
-  static constexpr std::size_t table_words = hazard_table_words;
-
   // The table, and what a scan reads first. Why a table: a thread's first allocation comes from its
   // own malloc arena, and glibc's arenas are aligned to 64 MiB, so records that threads allocated
   // for themselves each sat at the same offset in their arena, all in the same few sets of the L1
@@ -289,7 +285,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   // no guard), touched only as threads come: 16 KiB. Static data members, not an inline function's
   // statics, so that they stay one copy in the process (OWN_PROCESS_WIDE) where each shared library
   // could hide its own copy of those (clang's -fvisibility-inlines-hidden-static-local-var).
-  static inline record table_[table_size];
+  static inline record table_[hazard_table_size];
   static inline hazard_directory directory_;
 
   // Whether `r` is one of the table's, and which (compared as integers: relational comparison of
@@ -304,8 +300,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   // reads"), until it returns true; whether it did.
   template <class Visit>
   static bool any_record(Visit visit) noexcept {
-    record* const t = table_;
-    for (record *r = t, *end = t + table_records_in_use_end(); r != end; ++r) {
+    for (record *r = table_, *end = table_ + table_records_in_use_end(); r != end; ++r) {
       if (visit(*r)) return true;
     }
     for (record* r = directory_.past_table.load(std::memory_order_seq_cst); r; r = r->next) {
@@ -315,14 +310,14 @@ class OWN_PROCESS_WIDE hazard_slots {
   }
 
   // One past the table's highest record in use. Reads the bitmap's words up to the highest record
-  // ever claimed only: one word while no more than word_bits records were ever in use at once.
+  // ever claimed only: one word while no more records than a word has bits were ever in use at once.
   // (seq_cst: see "Which records a scan reads".)
   static std::size_t table_records_in_use_end() noexcept {
     const std::size_t claimed = directory_.claimed_end.load(std::memory_order_seq_cst);
     std::size_t end = 0;
-    for (std::size_t w = 0; w * word_bits < claimed; ++w) {
+    for (std::size_t w = 0; w * hazard_word_bits < claimed; ++w) {
       const std::size_t bits = directory_.in_use[w].load(std::memory_order_seq_cst);
-      if (bits != 0) end = w * word_bits + floor_log2(bits) + 1;
+      if (bits != 0) end = w * hazard_word_bits + floor_log2(bits) + 1;
     }
     return end;
   }
@@ -423,12 +418,12 @@ class OWN_PROCESS_WIDE hazard_slots {
   // stale first read that shows a word full makes this thread look further than it needs: a record
   // past the table, at worst, never a wrong claim.)
   static record* acquire() noexcept {
-    for (std::size_t w = 0; w < table_words; ++w) {
+    for (std::size_t w = 0; w < hazard_table_words; ++w) {
       std::size_t bits = directory_.in_use[w].load(std::memory_order_relaxed);
       while (~bits != 0) {
         const std::size_t bit = ~bits & (bits + 1);  // the lowest clear one
         bits = directory_.in_use[w].fetch_or(bit, std::memory_order_seq_cst);
-        if ((bits & bit) == 0) return claimed_in_table(w * word_bits + floor_log2(bit));
+        if ((bits & bit) == 0) return claimed_in_table(w * hazard_word_bits + floor_log2(bit));
       }
     }
     // (seq_cst, for the same reason: a later scan reads a head whose list holds the record reused.)
@@ -454,7 +449,7 @@ class OWN_PROCESS_WIDE hazard_slots {
   static void release(record* r) noexcept {
     std::size_t i = 0;
     if (in_table(r, i)) {
-      directory_.in_use[i / word_bits].fetch_and(~(std::size_t{1} << (i % word_bits)), std::memory_order_release);
+      directory_.in_use[i / hazard_word_bits].fetch_and(~(std::size_t{1} << (i % hazard_word_bits)), std::memory_order_release);
     } else {
       r->in_use.store(false, std::memory_order_release);
     }
