@@ -45,8 +45,8 @@ TEST(ContentionBackoff, LossesInARowAreBoundedAndASuccessEndsThem) {
     EXPECT_GE(contention_backoff::consecutive_losses(), most);
     most = contention_backoff::consecutive_losses();
   }
-  EXPECT_GT(most, 1u);
-  EXPECT_LE(most, 6u);  // at most 2^6 pauses per lost retry
+  static_assert(contention_backoff::max_doublings == 10, "a lost retry pauses at most 1024 hints");
+  EXPECT_EQ(most, contention_backoff::max_doublings);  // 18 losses in a row reach the bound
   contention_backoff::after_success();
   EXPECT_EQ(contention_backoff::consecutive_losses(), 0u);
   // After a success, even the value the last failure handed back is a first attempt.

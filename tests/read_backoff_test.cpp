@@ -22,7 +22,7 @@
 #include <vector>
 
 using own::detail::read_backoff;
-using own::detail::sign_series;
+using own::detail::tick_clock;
 using found = read_backoff::found;
 
 namespace {
@@ -34,8 +34,8 @@ int node_a, node_b;
 std::uint64_t counts_now = 0;
 
 void spin_past_elsewhere() {
-  const std::uint64_t start = sign_series::ticks();
-  while (sign_series::ticks() - start <= 4 * read_backoff::elsewhere_ticks()) {
+  const std::uint64_t start = tick_clock::ticks();
+  while (tick_clock::ticks() - start <= 4 * read_backoff::elsewhere_ticks()) {
   }
 }
 // A read that takes longer than a line in another core's cache does, and one that takes nothing.
@@ -194,10 +194,12 @@ TEST_F(ReadBackoff, SignsInARowDoubleThePauseToABound) {
     read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));
     read_backoff::set_window_for_testing(1u << 23);
     if (read_backoff::next_doubling() != 0) return false;
-    for (unsigned k = 0; k < 10; ++k) {
+    constexpr unsigned most = read_backoff::max_doublings;
+    static_assert(most == 6, "a load pauses at most 64 hints");
+    for (unsigned k = 0; k < most + 4; ++k) {
       const auto before = read_backoff::paused_steps();
       read_backoff::after_copy(read_backoff::before_copy(&node_a, slow_read));
-      const unsigned expected = k < 6 ? k : 6;  // at most 2^6 hints per load
+      const unsigned expected = k < most ? k : most;
       if (read_backoff::paused_steps() - before != (1ull << expected)) return false;
     }
     return true;

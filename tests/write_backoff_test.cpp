@@ -100,13 +100,15 @@ TEST_F(WriteBackoff, SignsInARowDoubleThePauseToABound) {
     settle_on(&atomic_a);
     write_over_theirs();  // the first sign after a quiet time only starts a series
     if (write_backoff::next_doubling() != 0) return false;
-    for (unsigned k = 0; k < 12; ++k) {
+    constexpr unsigned most = write_backoff::max_doublings;
+    static_assert(most == 10, "a write pauses at most 1024 hints");
+    for (unsigned k = 0; k < most + 4; ++k) {
       const auto before = write_backoff::paused_steps();
       write_over_theirs();
-      const unsigned expected = k < 6 ? k : 6;  // at most 2^6 pauses per write
+      const unsigned expected = k < most ? k : most;
       if (write_backoff::paused_steps() - before != (1ull << expected)) return false;
     }
-    return write_backoff::next_doubling() == 6;
+    return write_backoff::next_doubling() == most;
   });
 }
 

@@ -84,11 +84,12 @@
 ///    for that thread's next load of a non-empty atomic, its exit, or the next write.
 ///    Writers that alternate: a store or exchange that finds in the atomic a node of another
 ///    thread's, although this thread wrote it last, and that within a few microseconds of such a find,
-///    first pauses 2^k spin hints, k growing with each such find in a row up to 64 hints (see
-///    detail/write_backoff.hpp). The other writer meanwhile finds its own node and runs on, so two
-///    threads storing into one atomic take turns in runs, as a lock's holder and waiter do, instead
-///    of passing its lines back and forth at every store. Measured on 2 cores (x86), a store by
-///    each of two threads went from five times its one-thread cost to two or three times.
+///    first pauses 2^k spin hints, k growing with each such find in a row up to 1024 hints (about
+///    20 us; see detail/write_backoff.hpp). The other writer meanwhile finds its own node and runs
+///    on, so two threads storing into one atomic take turns in runs, as a lock's holder and waiter
+///    do, instead of passing its lines back and forth at every store. Measured on 2 cores (x86), a
+///    store by each of two threads went from five times its one-thread cost to two or three times
+///    with pauses of up to 64 hints, and to its one-thread cost with up to 1024.
 ///    Writers under readers: the same pause comes before a store or exchange whose previous write,
 ///    to the same atomic, replaced a node another thread was reading (the scan above tells; a
 ///    snapshot of the writer's own does not count), again only if such finds come within
@@ -104,10 +105,11 @@
 ///    the protection (allocating may run user code, see hazard_slots::guard), kept across retries,
 ///    and freed unused on failure. A failure that retries the value the thread's previous failure
 ///    handed back (a CAS loop that lost again) pauses before returning, twice as long at each loss
-///    in a row up to 64 spin hints (x86 pause, AArch64 yield; never a system call; see
+///    in a row up to 1024 spin hints (x86 pause, AArch64 yield; never a system call; see
 ///    detail/contention_backoff.hpp): the winner's next round then runs alone. Measured on 2 cores
-///    (x86), a CAS-loop counter went from 8x its one-thread cost to 1.5x. A failing CAS that is not
-///    such a retry does not pause.
+///    (x86), a CAS-loop counter went from 8x its one-thread cost to 1.0-2.9x (by the process) with
+///    up to 64 hints, and to 0.8-0.9x in every process with up to 1024. A
+///    failing CAS that is not such a retry does not pause.
 ///  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
 ///    with the node still protected, so it cannot be freed and its address reused while we sleep:
 ///    any store changes the pointer, and no notify can be missed.

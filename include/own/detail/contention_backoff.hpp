@@ -29,6 +29,9 @@ struct value_identity {
 
 class contention_backoff {
  public:
+  // Up to 1024 spin hints a lost retry, as writers' (write_backoff).
+  static constexpr unsigned max_doublings = 10;
+
   // After a failed CAS that was given `tried` as its expected value and left `current` there.
   static void after_failure(value_identity tried, value_identity current) noexcept {
     state& s = thread_state();
@@ -54,7 +57,7 @@ class contention_backoff {
   struct state {
     value_identity current;
     bool has_current;
-    doubling_pause wait;  // the losses in a row are its doublings
+    doubling_pause<max_doublings> wait;  // the losses in a row are its doublings
   };
   static state& thread_state() noexcept {
     static thread_local state s{{nullptr, nullptr}, false, {0, 0}};

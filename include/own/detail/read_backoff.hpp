@@ -53,6 +53,8 @@ class read_backoff {
   static constexpr bool has_clock = false;
 #endif
   static constexpr unsigned check_every = 64;
+  // Up to 64 spin hints a load: a reader's pause is a load's latency, which readers' users watch.
+  static constexpr unsigned max_doublings = 6;
   static constexpr std::uint64_t never = ~std::uint64_t{0};
 
   // What a load found before its copy: nothing; the line far again on the same node, the counts
@@ -158,7 +160,7 @@ class read_backoff {
     std::uint64_t last_counts;  // the counts read then
     std::uint64_t elsewhere;  // 0 until measured
     unsigned long long checks;
-    sign_series series;
+    sign_series<max_doublings> series;
   };
   static state& thread_state() noexcept {
     static thread_local state s{check_every, false, nullptr, 0, 0, 0, {0, {0, 0}, 0}};

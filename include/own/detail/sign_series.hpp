@@ -6,7 +6,7 @@
 // than a window after the thread's previous sign ended: a few microseconds (2^12 ticks of x86's
 // time-stamp counter, which runs at 1-4 GHz; 2 us of AArch64's virtual counter, by its stated
 // frequency). A sign that counts pauses 2^k spin hints, k being the signs that counted in a row
-// before it, up to 6 (doubling_pause); one that does not count starts the series again. A pause
+// before it, up to the back-off's bound (doubling_pause); one that does not count starts the series again. A pause
 // longer than the window ends the series. Where there is no cheap clock (neither x86 nor AArch64),
 // nothing pauses.
 #pragma once
@@ -18,7 +18,8 @@
 
 namespace own::detail {
 
-struct sign_series {
+// The counter the back-offs read: x86's time-stamp counter, AArch64's virtual counter.
+struct tick_clock {
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
   static constexpr bool has_clock = true;
 #else
@@ -36,9 +37,12 @@ struct sign_series {
     return 0;
 #endif
   }
+};
 
+template <unsigned MaxDoublings>
+struct sign_series {
   std::uint64_t sign_ended;
-  doubling_pause wait;
+  doubling_pause<MaxDoublings> wait;
   std::uint64_t window_override;  // for tests: the window in ticks, or 0 for the default
 
   std::uint64_t window() const noexcept { return window_override != 0 ? window_override : default_window(); }
@@ -47,14 +51,14 @@ struct sign_series {
   OWN_NOINLINE void sign() noexcept {
     if (go_on()) return;
     wait.restart();
-    sign_ended = ticks();
+    sign_ended = tick_clock::ticks();
   }
   // Weaker evidence, enough to go on with a series but never to start one: a pause if it counts,
   // else nothing at all. Whether it paused.
   OWN_NOINLINE bool go_on() noexcept {
-    if (ticks() - sign_ended >= window()) return false;
+    if (tick_clock::ticks() - sign_ended >= window()) return false;
     wait.pause();
-    sign_ended = ticks();
+    sign_ended = tick_clock::ticks();
     return true;
   }
 
