@@ -108,8 +108,8 @@
 ///    in a row up to 1024 spin hints (x86 pause, AArch64 yield; never a system call; see
 ///    detail/contention_backoff.hpp): the winner's next round then runs alone. Measured on 2 cores
 ///    (x86), a CAS-loop counter went from 8x its one-thread cost to 1.0-2.9x (by the process) with
-///    up to 64 hints, and to 0.8-0.9x in every process with up to 1024. A
-///    failing CAS that is not such a retry does not pause.
+///    up to 64 hints, and to 0.8-0.9x in every process with up to 1024. A failing CAS that is not
+///    such a retry does not pause.
 ///  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
 ///    with the node still protected, so it cannot be freed and its address reused while we sleep:
 ///    any store changes the pointer, and no notify can be missed.

@@ -6,9 +6,9 @@
 // than a window after the thread's previous sign ended: a few microseconds (2^12 ticks of x86's
 // time-stamp counter, which runs at 1-4 GHz; 2 us of AArch64's virtual counter, by its stated
 // frequency). A sign that counts pauses 2^k spin hints, k being the signs that counted in a row
-// before it, up to the back-off's bound (doubling_pause); one that does not count starts the series again. A pause
-// longer than the window ends the series. Where there is no cheap clock (neither x86 nor AArch64),
-// nothing pauses.
+// before it, up to the back-off's bound (doubling_pause); one that does not count starts the series
+// again. A pause longer than the window ends the series. Where there is no cheap clock (neither x86
+// nor AArch64), nothing pauses.
 #pragma once
 
 #include <cstdint>
