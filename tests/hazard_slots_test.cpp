@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tests of <own/detail/hazard_slots.hpp>, the hazard pointers under atomic_shared_ptr: a node
 // unlinked while another thread protects it is freed after that thread lets go, never before and
-// exactly once, whichever thread exits first; and hazard records are reused by later threads.
+// exactly once, whichever thread exits first; a scan tells a compare-exchange's protection from a
+// reader's; and hazard records are reused by later threads.
 // The nodes here only count their reclamations (they live in the test), so an early or double
 // reclamation shows in a count instead of crashing.
 #include <own/detail/hazard_slots.hpp>
@@ -125,6 +126,72 @@ TEST(HazardSlots, ProtectedNodeIsFreedWhenItsReaderLetsGo) {
   EXPECT_EQ(a.reclaimed, 1);  // once
   replace(src, nullptr);
   EXPECT_EQ(b.reclaimed, 1);
+}
+
+// A compare-exchange's guard (write_guard) protects as a reader's does.
+TEST(HazardSlots, AWriteGuardProtectsToo) {
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  steps s;
+  std::thread writer([&] {
+    hazard_slots::write_guard guard;
+    EXPECT_EQ(guard.protect(src), &a);
+    s.reach(1);
+    s.wait_for(2);
+    EXPECT_EQ(a.reclaimed, 0);
+  });
+  s.wait_for(1);
+  replace(src, nullptr);
+  EXPECT_EQ(a.reclaimed, 0);
+  s.reach(2);
+  writer.join();
+  EXPECT_EQ(a.reclaimed, 1);
+}
+
+// A thread that protects the node `src` holds, with a guard or a write_guard, until step `let_go`.
+template <class Guard>
+std::thread holder_of(std::atomic<counted_node*>& src, steps& s, int holding, int let_go) {
+  return std::thread([&src, &s, holding, let_go] {
+    Guard guard;
+    EXPECT_NE(guard.protect(src), nullptr);
+    s.reach(holding);
+    s.wait_for(let_go);
+  });
+}
+
+TEST(HazardSlots, ProtectionTellsAWriterFromAReader) {
+  using held_by = hazard_slots::held_by;
+  counted_node& a = make_nodes(1)[0];
+  std::atomic<counted_node*> src{&a};
+  EXPECT_EQ(hazard_slots::protection(&a), held_by::nobody);
+  {
+    hazard_slots::guard mine;
+    ASSERT_EQ(mine.protect(src), &a);
+    EXPECT_EQ(hazard_slots::protection(&a), held_by::this_thread);
+  }
+  {
+    hazard_slots::write_guard mine;
+    ASSERT_EQ(mine.protect(src), &a);
+    EXPECT_EQ(hazard_slots::protection(&a), held_by::this_thread);
+  }
+  steps s;
+  std::thread reader = holder_of<hazard_slots::guard>(src, s, 1, 3);
+  s.wait_for(1);
+  EXPECT_EQ(hazard_slots::protection(&a), held_by::another_reader);
+  std::thread writer = holder_of<hazard_slots::write_guard>(src, s, 2, 4);
+  s.wait_for(2);
+  {
+    hazard_slots::guard mine;
+    ASSERT_EQ(mine.protect(src), &a);
+    EXPECT_EQ(hazard_slots::protection(&a), held_by::another_writer);  // whoever else reads it
+  }
+  s.reach(3);
+  reader.join();
+  EXPECT_EQ(hazard_slots::protection(&a), held_by::another_writer);
+  s.reach(4);
+  writer.join();
+  EXPECT_EQ(hazard_slots::protection(&a), held_by::nobody);
+  EXPECT_EQ(a.reclaimed, 0);
 }
 
 TEST(HazardSlots, AReaderLeavesToWritersANodeWhoseFreeingRunsUserCode) {

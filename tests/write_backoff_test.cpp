@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSL-1.0
-// Tests of <own/detail/write_backoff.hpp>, the back-off of atomic_shared_ptr's store and exchange:
-// only a write that finds another thread's node in an atomic this thread wrote last, or that follows
-// this thread's write to it of a node that replaced one a reader held, soon after such a find,
-// pauses; the pause doubles to a bound; a find long after the last one starts again; writers
-// far apart in time, a writer alone, a write that finds the atomic empty and compare_exchange never
-// pause. Driven on one thread by telling the back-off what a write found or what this thread wrote
-// last; then through atomic_shared_ptr, and with real threads (under TSan in CI).
+// Tests of <own/detail/write_backoff.hpp>, the back-off of atomic_shared_ptr's writes: only a
+// write that finds another thread's node in an atomic this thread wrote last, or that follows this
+// thread's write to it of a node that replaced one a reader held, soon after such a find, pauses;
+// the pause doubles to a bound; a find long after the last one starts again; a write after one that
+// replaced the node of another thread's compare-exchange (a collision) counts in a series of its
+// own, within a longer window; writers far apart in time, a writer alone and a write that finds the
+// atomic empty never pause. Driven on one thread by telling the back-off what a write found or what
+// this thread wrote last; then through atomic_shared_ptr, and with real threads (under TSan in CI).
 #include <own/atomic_shared_ptr.hpp>
 #include <own/detail/write_backoff.hpp>
 
@@ -17,6 +18,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -36,10 +39,10 @@ void require_clock() {
 // two signs far beyond the default microseconds, still see them come in a row.
 constexpr std::uint64_t test_window = 1u << 23;
 
-// Longer than this thread's window.
-void quiet_time() {
+// Longer than this thread's window (or its window for collisions).
+void quiet_time(std::uint64_t window = write_backoff::window_ticks()) {
   const std::uint64_t start = write_backoff::ticks();
-  while (write_backoff::ticks() - start <= write_backoff::window_ticks()) {
+  while (write_backoff::ticks() - start <= window) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
@@ -129,10 +132,15 @@ TEST_F(WriteBackoff, ASignLongAfterTheLastStartsAgain) {
   });
 }
 
-// A write to atomic_a whose node replaced one a reader held.
+// A write to atomic_a whose node replaced one a reader held, or one another thread's compare-exchange
+// held.
 void write_over_a_read_node() {
   write_backoff::before_write(&atomic_a, &node_mine);
-  write_backoff::after_write(&atomic_a, &node_mine, true);
+  write_backoff::after_write(&atomic_a, &node_mine, write_backoff::replaced_by::reader);
+}
+void write_over_a_compared_node() {
+  write_backoff::before_write(&atomic_a, &node_mine);
+  write_backoff::after_write(&atomic_a, &node_mine, write_backoff::replaced_by::writer);
 }
 
 TEST_F(WriteBackoff, AWriteAfterOneThatReplacedAReadNodeIsASign) {
@@ -158,11 +166,80 @@ TEST_F(WriteBackoff, AReadNodeReplacedIsNoSignForAnotherAtomicOrAnEmptyOne) {
   settle_on(&atomic_a);
   const auto paused = write_backoff::paused_steps();
   for (int i = 0; i < 100; ++i) {
-    write_backoff::after_write(&atomic_a, &node_mine, true);
+    write_backoff::after_write(&atomic_a, &node_mine, write_backoff::replaced_by::reader);
     write_backoff::before_write(&atomic_b, &node_mine);
     write_backoff::before_write(&atomic_a, nullptr);  // emptied by a consumer meanwhile
   }
   EXPECT_EQ(write_backoff::paused_steps(), paused);
+}
+
+// Past both series' windows: the next sign of either starts its series.
+void quiet_for_collisions() {
+  write_backoff::after_write(&atomic_a, &node_mine);
+  quiet_time(write_backoff::collision_window_ticks());
+}
+
+TEST_F(WriteBackoff, CollisionsAreASeriesOfTheirOwn) {
+  require_clock();
+  within_the_window([] {
+    quiet_for_collisions();
+    const auto before = write_backoff::paused_steps();
+    write_over_a_compared_node();  // the write before it replaced nothing: no sign
+    write_over_a_compared_node();  // a collision, the first of a series
+    if (write_backoff::next_collision_doubling() != 0 || write_backoff::paused_steps() != before) return false;
+    write_over_a_compared_node();
+    write_over_a_compared_node();
+    if (write_backoff::paused_steps() - before != 1 + 2 || write_backoff::next_collision_doubling() != 2) return false;
+    write_over_theirs();  // a collision still (the write before it replaced a compared node): pauses 4
+    // The other signs make a series of their own, which leaves this one as it was.
+    write_over_theirs();  // the first of the other series: no pause
+    if (write_backoff::next_doubling() != 0 || write_backoff::paused_steps() - before != 1 + 2 + 4) return false;
+    write_over_theirs();           // pauses 1
+    write_over_a_compared_node();  // the write before it replaced nothing: no sign
+    write_over_a_compared_node();  // a collision: pauses 8
+    return write_backoff::paused_steps() - before == 1 + 2 + 4 + 1 + 8 && write_backoff::next_collision_doubling() == 4 &&
+           write_backoff::next_doubling() == 1;
+  });
+}
+
+// Busy for `ticks`, with the clock as the back-off reads it.
+void spin_for(std::uint64_t ticks) {
+  const std::uint64_t start = write_backoff::ticks();
+  while (write_backoff::ticks() - start <= ticks) {
+  }
+}
+
+TEST_F(WriteBackoff, CollisionsCountWithinALongerWindow) {
+  require_clock();
+  constexpr std::uint64_t window = 1u << 20;  // about half a millisecond
+  write_backoff::set_window_for_testing(window);
+  EXPECT_EQ(write_backoff::window_ticks(), window);
+  EXPECT_EQ(write_backoff::collision_window_ticks(), window << write_backoff::collision_window_log2);
+  static_assert(write_backoff::collision_window_log2 == 4, "collisions count within 16 times the window");
+  within_the_window([] {
+    quiet_for_collisions();
+    write_over_a_compared_node();
+    write_over_a_compared_node();  // starts the collisions' series
+    const auto before = write_backoff::paused_steps();
+    spin_for(2 * window);
+    write_over_a_compared_node();  // twice the window later: counts
+    if (write_backoff::paused_steps() - before != 1) return false;
+    write_over_theirs();  // a collision still: pauses 2
+    write_over_theirs();  // starts the other series
+    spin_for(2 * window);
+    write_over_theirs();  // twice the window later: starts it again
+    return write_backoff::paused_steps() - before == 1 + 2 && write_backoff::next_doubling() == 0;
+  });
+  write_backoff::set_window_for_testing(window / 64);
+  within_the_window([] {
+    quiet_for_collisions();
+    write_over_a_compared_node();
+    write_over_a_compared_node();
+    const auto before = write_backoff::paused_steps();
+    spin_for(window / 2);  // beyond 16 times the window: starts again
+    write_over_a_compared_node();
+    return write_backoff::paused_steps() == before && write_backoff::next_collision_doubling() == 0;
+  });
 }
 
 TEST_F(WriteBackoff, TheDefaultWindowIsMicroseconds) {
@@ -230,20 +307,29 @@ TEST_F(WriteBackoff, StoreAndExchangePauseOnSigns) {
   EXPECT_EQ(*a.load(), 4);
 }
 
-TEST_F(WriteBackoff, CompareExchangeRecordsItsWriteAndNeverPausesForIt) {
+TEST_F(WriteBackoff, CompareExchangePausesOnSignsAndRecordsItsWrite) {
   require_clock();
   own::atomic_shared_ptr<int> a;
   within_the_window([&] {
     start_a_series(a);
-    store_over_another_writer(a, own::make_shared<int>(3));  // the series is on
     const auto before = write_backoff::paused_steps();
     write_backoff::after_write(&a, &node_theirs);
     own::shared_ptr<int> seen = a.load();
-    if (!a.compare_exchange_strong(seen, own::make_shared<int>(4))) return false;
-    if (write_backoff::paused_steps() != before) return false;  // the CAS did not pause
-    a.store(own::make_shared<int>(5));  // finds the CAS's node: this thread's
-    return write_backoff::paused_steps() == before;
+    if (!a.compare_exchange_strong(seen, own::make_shared<int>(3))) return false;
+    if (write_backoff::paused_steps() - before != 1) return false;  // before comparing
+    write_backoff::after_write(&a, &node_theirs);
+    seen = own::make_shared<int>(3);  // not the stored one: the CAS fails, having paused
+    if (a.compare_exchange_strong(seen, own::make_shared<int>(4)) || *seen != 3) return false;
+    if (write_backoff::paused_steps() - before != 1 + 2) return false;
+    seen = a.load();  // a failure records no write: the next CAS is a sign again
+    if (!a.compare_exchange_strong(seen, own::make_shared<int>(5))) return false;
+    if (write_backoff::paused_steps() - before != 1 + 2 + 4) return false;
+    seen = a.load();
+    if (!a.compare_exchange_strong(seen, own::make_shared<int>(6))) return false;  // finds its own node
+    a.store(own::make_shared<int>(7));  // finds the CAS's node: this thread's
+    return write_backoff::paused_steps() - before == 1 + 2 + 4;
   });
+  EXPECT_EQ(*a.load(), 7);
 }
 
 // Another thread, holding a snapshot of an atomic (a reader, for as long as told) while this one
@@ -438,6 +524,51 @@ TEST_F(WriteBackoff, AWriterUnderReadersLosesNothing) {
       a.store(own::make_shared<tracked>(-2));  // not -1, which ~tracked leaves behind
       EXPECT_EQ(tracked::live(), 1);
       EXPECT_EQ(a.load()->value(), -2);
+    }
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(tracked::double_destroyed(), 0);
+  }
+}
+
+// Threads that each load, then compare-exchange once, as fast as they can (two, then four, more than
+// this machine's cores): every value is released exactly once, and the threads' writes collide (one
+// replaces the node another's compare-exchange is comparing) often enough for the collisions'
+// series to pause. (Not asserted under valgrind, which runs one thread at a time, or on one core.)
+TEST_F(WriteBackoff, CompareExchangesThatCollidePauseAndLoseNothing) {
+  const char* preload = std::getenv("LD_PRELOAD");
+  const bool threads_overlap = std::thread::hardware_concurrency() > 1 &&
+                               (preload == nullptr || std::strstr(preload, "vgpreload") == nullptr);
+  for (int threads : {2, 4}) {
+    {
+      own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(-1));
+      std::atomic<int> ready{0};
+      std::atomic<bool> collided{false};
+      const long rounds = own_test::scaled(100000);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      std::vector<std::thread> writers;
+      for (int t = 0; t < threads; ++t) {
+        writers.emplace_back([&, t] {
+          write_backoff::set_window_for_testing(test_window);
+          ++ready;
+          while (ready.load() < threads) std::this_thread::yield();
+          for (long i = 0; i < rounds || (threads_overlap && !collided.load() && std::chrono::steady_clock::now() < deadline); ++i) {
+            own::shared_ptr<tracked> seen = a.load();
+            if (!a.compare_exchange_strong(seen, own::make_shared<tracked>(t))) {
+              EXPECT_TRUE(seen);  // never empty
+            }
+            if (write_backoff::next_collision_doubling() > 0) collided = true;
+          }
+        });
+      }
+      for (auto& w : writers) w.join();
+      if (threads_overlap) {
+        EXPECT_TRUE(collided.load()) << threads << " threads";
+      }
+      EXPECT_EQ(tracked::live(), 1);  // the last value stored
+      own::shared_ptr<tracked> last = a.load();
+      ASSERT_TRUE(last);
+      EXPECT_GE(last->value(), 0);
+      EXPECT_LT(last->value(), threads);
     }
     EXPECT_EQ(tracked::live(), 0);
     EXPECT_EQ(tracked::double_destroyed(), 0);

@@ -82,34 +82,41 @@
 ///    detail::recycling_allocator, ::operator delete past its per-thread cache.) If the reader clears
 ///    its slot at the very moment the writer sets its flag, it can miss the flag; the node then waits
 ///    for that thread's next load of a non-empty atomic, its exit, or the next write.
-///    Writers that alternate: a store or exchange that finds in the atomic a node of another
-///    thread's, although this thread wrote it last, and that within a few microseconds of such a find,
-///    first pauses 2^k spin hints, k growing with each such find in a row up to 1024 hints (about
-///    20 us; see detail/write_backoff.hpp). The other writer meanwhile finds its own node and runs
-///    on, so two threads storing into one atomic take turns in runs, as a lock's holder and waiter
-///    do, instead of passing its lines back and forth at every store. Measured on 2 cores (x86), a
-///    store by each of two threads went from five times its one-thread cost to two or three times
-///    with pauses of up to 64 hints, and to its one-thread cost with up to 1024.
-///    Writers under readers: the same pause comes before a store or exchange whose previous write,
-///    to the same atomic, replaced a node another thread was reading (the scan above tells; a
-///    snapshot of the writer's own does not count), again only if such finds come within
-///    microseconds of each other: readers meanwhile load with no write taking their lines away.
-///    Measured on 2 cores (x86), one thread storing while another loads went from 180-240 ns per
-///    operation to 50-75 (a load's median latency from 400-540 ns to 70).
+///    Writers that alternate: a store, exchange or compare_exchange that finds in the atomic a node
+///    of another thread's, although this thread wrote it last, and that within a few microseconds
+///    of such a find, first pauses 2^k spin hints, k growing with each such find in a row up to
+///    1024 hints (about 20 us; see detail/write_backoff.hpp). The other writer meanwhile finds its
+///    own node and runs on, so two threads storing into one atomic take turns in runs, as a lock's
+///    holder and waiter do, instead of passing its lines back and forth at every store. Measured on
+///    2 cores (x86), a store by each of two threads went from five times its one-thread cost to two
+///    or three times with pauses of up to 64 hints, and to its one-thread cost with up to 1024.
+///    Writers under readers: the same pause comes before a write whose previous write, to the same
+///    atomic, replaced a node another thread was reading (the scan above tells; a snapshot of the
+///    writer's own does not count), again only if such finds come within microseconds of each
+///    other: readers meanwhile load with no write taking their lines away. Measured on 2 cores
+///    (x86), one thread storing while another loads went from 180-240 ns per operation to 50-75 (a
+///    load's median latency from 400-540 ns to 70).
+///    Writers that collide: a write whose previous write, to the same atomic, replaced the node
+///    another thread's compare_exchange was comparing (the scan tells: that thread's record is
+///    marked as comparing; it fails or retries) pauses the same way, if such collisions come within
+///    about 30 us of each other. Two threads that load, then compare_exchange once, in a loop
+///    (publish unless somebody else did) slowed each other so much that their other finds came too
+///    far apart to count: measured on 2 cores (x86), such a round went from 13 times its one-thread
+///    cost to 1.3 times.
 ///    A writer alone, writers more than a few microseconds apart, a write that finds the atomic
-///    empty and a writer whose readers come rarely never pause; a compare_exchange does not pause
-///    for this (its retries have their own back-off, below), but counts as a write.
-///  - compare_exchange: protect the current node, compare, then CAS the pointer to a new node; the
-///    old node is then retired as by a store. On failure the current value is copied into `expected`
-///    (after the slot is cleared, so its destructor runs unprotected). The new node is made before
-///    the protection (allocating may run user code, see hazard_slots::guard), kept across retries,
-///    and freed unused on failure. A failure that retries the value the thread's previous failure
-///    handed back (a CAS loop that lost again) pauses before returning, twice as long at each loss
-///    in a row up to 1024 spin hints (x86 pause, AArch64 yield; never a system call; see
-///    detail/contention_backoff.hpp): the winner's next round then runs alone. Measured on 2 cores
-///    (x86), a CAS-loop counter went from 8x its one-thread cost to 1.0-2.9x (by the process) with
-///    up to 64 hints, and to 0.8-0.9x in every process with up to 1024. A failing CAS that is not
-///    such a retry does not pause.
+///    empty and a writer whose readers come rarely never pause.
+///  - compare_exchange: protect the current node (marking the record as comparing), compare, then
+///    CAS the pointer to a new node; the old node is then retired as by a store. On failure the
+///    current value is copied into `expected` (after the slot is cleared, so its destructor runs
+///    unprotected). The new node is made before the protection (allocating may run user code, see
+///    hazard_slots::guard), kept across retries, and freed unused on failure. A failure that
+///    retries the value the thread's previous failure handed back (a CAS loop that lost again)
+///    pauses before returning, twice as long at each loss in a row up to 1024 spin hints (x86
+///    pause, AArch64 yield; never a system call; see detail/contention_backoff.hpp): the winner's
+///    next round then runs alone. Measured on 2 cores (x86), a CAS-loop counter went from 8x its
+///    one-thread cost to 1.0-2.9x (by the process) with up to 64 hints, and to 0.8-0.9x in every
+///    process with up to 1024. A failing CAS that is not such a retry does not pause for it (it
+///    may have paused before comparing, as a write).
 ///  - wait (C++20): protect the node, compare, and sleep on the pointer (std::atomic<node*>::wait)
 ///    with the node still protected, so it cannot be freed and its address reused while we sleep:
 ///    any store changes the pointer, and no notify can be missed.
@@ -239,9 +246,8 @@ class atomic_smart_ptr {
     write_backoff::before_write(this, word_.load(std::memory_order_relaxed));
     node* old = word_.exchange(fresh, std::memory_order_seq_cst);
     const auto held = old ? hazard_slots::protection(old) : hazard_slots::held_by::nobody;
-    // Before retire, which may run a destructor that writes. A snapshot of this thread's own is no
-    // other reader to make way for.
-    write_backoff::after_write(this, fresh, held == hazard_slots::held_by::another_thread);
+    // Before retire, which may run a destructor that writes.
+    write_backoff::after_write(this, fresh, replaced_by_whom(held));
     Pointer previous = retire(old, held != hazard_slots::held_by::nobody);
     hazard_slots::settle();
     return previous;
@@ -310,6 +316,19 @@ class atomic_smart_ptr {
     return n ? detail::equivalent(n->value, p) : detail::equivalent(p, Pointer());
   }
 
+  // What a write that replaced a node tells write_backoff: who else held it. A snapshot of this
+  // thread's own is no other reader to make way for.
+  static write_backoff::replaced_by replaced_by_whom(hazard_slots::held_by held) noexcept {
+    switch (held) {
+      case hazard_slots::held_by::another_writer:
+        return write_backoff::replaced_by::writer;
+      case hazard_slots::held_by::another_reader:
+        return write_backoff::replaced_by::reader;
+      default:
+        return write_backoff::replaced_by::nobody;
+    }
+  }
+
   static value_identity identity(const Pointer& p) noexcept { return {shared_access::pointer(p), shared_access::block(p)}; }
 
   // A node owning `p`, or nullptr for an empty `p`.
@@ -353,10 +372,11 @@ class atomic_smart_ptr {
     // Made before the guard: allocating may run user code (a replaced operator new, a new_handler)
     // that must not run while a node is protected. Freed unused if the comparison fails.
     node* new_node = make_node(std::move(desired));
+    write_backoff::before_write(this, word_.load(std::memory_order_relaxed));
     node* n;
     Pointer current;
     {
-      hazard_slots::guard guard;
+      hazard_slots::write_guard guard;
       n = guard.protect(word_);
       for (;;) {
         if (!holds(n, expected)) {
@@ -378,9 +398,10 @@ class atomic_smart_ptr {
     }
     // The slot is clear: destructors may run now.
     if (result == outcome::replaced) {
-      write_backoff::after_write(this, new_node);
+      const auto held = n ? hazard_slots::protection(n) : hazard_slots::held_by::nobody;
+      write_backoff::after_write(this, new_node, replaced_by_whom(held));
       contention_backoff::after_success();
-      retire(n);
+      retire(n, held != hazard_slots::held_by::nobody);
       hazard_slots::settle();
       return true;
     }

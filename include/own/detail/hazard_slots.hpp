@@ -4,14 +4,15 @@
 // atomic_shared_ptr and atomic_weak_ptr for their nodes; knows nothing of what a node holds.
 //
 // Each thread that reads gets a *record*: one cache line of its own with one slot for its current
-// operation and four for snapshots (atomic_shared_ptr::snapshot(): protections that last as long
-// as the caller likes, alongside the thread's operations; the same protocol, slot by slot). To read the node
-// that a shared pointer `src` points to, a thread writes the node's address in its slot (a seq_cst
-// exchange), then reads `src` again: if `src` still points there, the node is protected until the
-// slot is cleared (a release store). A thread that has unlinked a node (made it unreachable from
-// every `src`) scans every slot: if none holds the node, nobody reads it or can start to, and the
-// unlinking thread frees it at once; otherwise the node is *deferred*, pushed on one global list,
-// and freed later, normally by its last reader as that reader lets go of it.
+// operation and four for snapshots (atomic_shared_ptr::snapshot(): protections that last as long as
+// the caller likes, alongside the thread's operations; the same protocol, slot by slot), and a flag
+// that tells a writer's scan whether that operation is a compare-exchange (see protection()). To
+// read the node that a shared pointer `src` points to, a thread writes the node's address in its
+// slot (a seq_cst exchange), then reads `src` again: if `src` still points there, the node is
+// protected until the slot is cleared (a release store). A thread that has unlinked a node (made it
+// unreachable from every `src`) scans every slot: if none holds the node, nobody reads it or can
+// start to, and the unlinking thread frees it at once; otherwise the node is *deferred*, pushed on
+// one global list, and freed later, normally by its last reader as that reader lets go of it.
 //
 // Why a protected node cannot be freed (the two seq_cst pairs, no fences, so ThreadSanitizer sees
 // them): the reader's slot write precedes its re-read of `src`, and the unlinker's unlinking write
@@ -117,6 +118,10 @@ struct alignas(64) hazard_record {
   // Set by a thread that deferred a node one of these slots held: the owner then frees deferred
   // nodes after clearing the slot.
   std::atomic<bool> reclaim_owed{false};
+  // Set while the current operation is one that may write what it protects (write_guard): a hint for
+  // writers' back-off, never part of the protection. (A flag, not a slot of its own, so that scans
+  // read no more than before.)
+  std::atomic<bool> comparing{false};
   // Past the table only (the table's records are claimed by their bits): whether a thread uses this
   // record, and the list's link, set before the record is published, then never changed.
   std::atomic<bool> in_use{false};
@@ -159,21 +164,25 @@ class OWN_PROCESS_WIDE hazard_slots {
 
  public:
   // The calling thread's slot for the duration of one operation, protecting at most one node at a
-  // time. Code run under a guard must not use another guard on the same thread (it would reuse the
-  // slot): no user code (destructors, allocators) may run while a node is protected.
-  class guard {
+  // time; `Compares`: the operation may write what it protects (a compare-exchange: write_guard).
+  // Code run under a guard must not use another guard on the same thread (it would reuse the slot):
+  // no user code (destructors, allocators) may run while a node is protected.
+  template <bool Compares>
+  class basic_guard {
    public:
-    guard() noexcept : record_(local_record_) {
+    basic_guard() noexcept : record_(local_record_) {
       if (!record_) record_ = attach(borrowed_);
       OWN_CHECK(record_->slot.load(std::memory_order_relaxed) == nullptr,
                 "own::atomic_shared_ptr/atomic_weak_ptr: an operation ran inside another's protection on the same thread");
+      if (Compares) record_->comparing.store(true, std::memory_order_relaxed);
     }
-    guard(const guard&) = delete;
-    guard& operator=(const guard&) = delete;
+    basic_guard(const basic_guard&) = delete;
+    basic_guard& operator=(const basic_guard&) = delete;
 
     // Clears the slot; then, if a node this thread protected was deferred, frees what nobody
     // protects any more.
-    ~guard() {
+    ~basic_guard() {
+      if (Compares) record_->comparing.store(false, std::memory_order_relaxed);
       if (borrowed_) {
         give_back(record_);
         return;
@@ -192,6 +201,8 @@ class OWN_PROCESS_WIDE hazard_slots {
     record* record_;
     bool borrowed_ = false;  // borrowed for this guard only (after the thread's cleaner ran)
   };
+  using guard = basic_guard<false>;
+  using write_guard = basic_guard<true>;
 
   // One of the calling thread's snapshot slots, for as long as the caller likes (alongside the
   // thread's operations, which use guards), or null if all are taken or the thread is exiting.
@@ -223,20 +234,27 @@ class OWN_PROCESS_WIDE hazard_slots {
 
   // Whether a slot holds `node`. Once `node` is unlinked, false means no thread reads it or can
   // start to. Reads one line per record.
-  static bool is_protected(const hazard_node* node) noexcept { return protection(node) != held_by::nobody; }
+  static bool is_protected(const hazard_node* node) noexcept {
+    return any_record([node](const record& r) { return r.holds(node); });
+  }
 
-  // Whose slots hold `node`: another thread's (then whether the caller's do too is not looked at),
-  // only the calling thread's, or nobody's. The same scan as is_protected.
-  enum class held_by { nobody, this_thread, another_thread };
+  // Whose slots hold `node`: another thread's write_guard (a compare-exchange about to fail or
+  // retry), another thread's other slots (a reader), only the calling thread's, or nobody's. The
+  // same scan as is_protected; it stops at the first other thread's write_guard it finds.
+  enum class held_by { nobody, this_thread, another_reader, another_writer };
   static held_by protection(const hazard_node* node) noexcept {
     held_by found = held_by::nobody;
     any_record([&](record& r) {
       if (!r.holds(node)) return false;
-      if (&r != local_record_) {
-        found = held_by::another_thread;
+      if (&r == local_record_) {
+        if (found == held_by::nobody) found = held_by::this_thread;
+        return false;
+      }
+      if (r.comparing.load(std::memory_order_relaxed) && r.slot.load(std::memory_order_relaxed) == node) {
+        found = held_by::another_writer;
         return true;
       }
-      found = held_by::this_thread;
+      found = held_by::another_reader;
       return false;
     });
     return found;

@@ -39,13 +39,16 @@ struct tick_clock {
   }
 };
 
-template <unsigned MaxDoublings>
+// WindowLog2Scale: the window is 2^WindowLog2Scale times the one above (and the override's).
+template <unsigned MaxDoublings, unsigned WindowLog2Scale = 0>
 struct sign_series {
   std::uint64_t sign_ended;
   doubling_pause<MaxDoublings> wait;
-  std::uint64_t window_override;  // for tests: the window in ticks, or 0 for the default
+  std::uint64_t window_override;  // for tests: the unscaled window in ticks, or 0 for the default
 
-  std::uint64_t window() const noexcept { return window_override != 0 ? window_override : default_window(); }
+  std::uint64_t window() const noexcept {
+    return (window_override != 0 ? window_override : default_window()) << WindowLog2Scale;
+  }
 
   // A sign: a pause if it counts, else the start of a new series.
   OWN_NOINLINE void sign() noexcept {
