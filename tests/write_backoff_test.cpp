@@ -458,38 +458,48 @@ TEST_F(WriteBackoff, AtomicWeakPtrWritesPauseToo) {
 
 using own_test::tracked;
 
-// Two threads (and then four, more than this machine's cores) store into one atomic as fast as they
-// can: whatever the back-off makes them wait, every value is released exactly once, by exchange's
-// caller or by the store that replaced it, and no write is lost.
-TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
-  for (int threads : {2, 4}) {
-    {
-      own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(-1));
-      std::atomic<int> ready{0};
-      const long writes = own_test::scaled(250000);  // per thread: 10^6 writes in all at 4 threads
-      std::vector<std::thread> writers;
-      for (int t = 0; t < threads; ++t) {
-        writers.emplace_back([&, t] {
-          ++ready;
-          while (ready.load() < threads) std::this_thread::yield();
-          for (long i = 0; i < writes; ++i) {
-            if (i % 2 == 0) {
-              a.store(own::make_shared<tracked>(t));
-            } else {
-              EXPECT_TRUE(a.exchange(own::make_shared<tracked>(t)));  // never empty
-            }
-          }
-        });
-      }
-      for (auto& w : writers) w.join();
-      EXPECT_EQ(tracked::live(), 1);  // the last value stored
-      own::shared_ptr<tracked> last = a.load();
-      ASSERT_TRUE(last);
-      EXPECT_GE(last->value(), 0);
-      EXPECT_LT(last->value(), threads);
+// Runs write(a, t) on `threads` threads at once, each with its index t, on an atomic that holds
+// tracked(-1); then checks that the atomic holds a value one of them wrote, and that every other
+// value was released exactly once (by whatever the back-off made the writers wait).
+template <class Write>
+void writers_lose_nothing(int threads, Write write) {
+  {
+    own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(-1));
+    std::atomic<int> ready{0};
+    std::vector<std::thread> writers;
+    for (int t = 0; t < threads; ++t) {
+      writers.emplace_back([&, t] {
+        ++ready;
+        while (ready.load() < threads) std::this_thread::yield();
+        write(a, t);
+      });
     }
-    EXPECT_EQ(tracked::live(), 0);
-    EXPECT_EQ(tracked::double_destroyed(), 0);
+    for (auto& w : writers) w.join();
+    EXPECT_EQ(tracked::live(), 1);  // the last value stored
+    own::shared_ptr<tracked> last = a.load();
+    ASSERT_TRUE(last);
+    EXPECT_GE(last->value(), 0);
+    EXPECT_LT(last->value(), threads);
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(tracked::double_destroyed(), 0);
+}
+
+// Two threads (and then four, more than this machine's cores) store into one atomic as fast as they
+// can: every value is released exactly once, by exchange's caller or by the store that replaced it,
+// and no write is lost.
+TEST_F(WriteBackoff, WritersStoringInTurnsLoseNothing) {
+  const long writes = own_test::scaled(250000);  // per thread: 10^6 writes in all at 4 threads
+  for (int threads : {2, 4}) {
+    writers_lose_nothing(threads, [writes](own::atomic_shared_ptr<tracked>& a, int t) {
+      for (long i = 0; i < writes; ++i) {
+        if (i % 2 == 0) {
+          a.store(own::make_shared<tracked>(t));
+        } else {
+          EXPECT_TRUE(a.exchange(own::make_shared<tracked>(t)));  // never empty
+        }
+      }
+    });
   }
 }
 
@@ -538,40 +548,23 @@ TEST_F(WriteBackoff, CompareExchangesThatCollidePauseAndLoseNothing) {
   const char* preload = std::getenv("LD_PRELOAD");
   const bool threads_overlap = std::thread::hardware_concurrency() > 1 &&
                                (preload == nullptr || std::strstr(preload, "vgpreload") == nullptr);
+  const long rounds = own_test::scaled(100000);
   for (int threads : {2, 4}) {
-    {
-      own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(-1));
-      std::atomic<int> ready{0};
-      std::atomic<bool> collided{false};
-      const long rounds = own_test::scaled(100000);
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-      std::vector<std::thread> writers;
-      for (int t = 0; t < threads; ++t) {
-        writers.emplace_back([&, t] {
-          write_backoff::set_window_for_testing(test_window);
-          ++ready;
-          while (ready.load() < threads) std::this_thread::yield();
-          for (long i = 0; i < rounds || (threads_overlap && !collided.load() && std::chrono::steady_clock::now() < deadline); ++i) {
-            own::shared_ptr<tracked> seen = a.load();
-            if (!a.compare_exchange_strong(seen, own::make_shared<tracked>(t))) {
-              EXPECT_TRUE(seen);  // never empty
-            }
-            if (write_backoff::next_collision_doubling() > 0) collided = true;
-          }
-        });
+    std::atomic<bool> collided{false};
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    writers_lose_nothing(threads, [&](own::atomic_shared_ptr<tracked>& a, int t) {
+      write_backoff::set_window_for_testing(test_window);
+      for (long i = 0; i < rounds || (threads_overlap && !collided.load() && std::chrono::steady_clock::now() < deadline); ++i) {
+        own::shared_ptr<tracked> seen = a.load();
+        if (!a.compare_exchange_strong(seen, own::make_shared<tracked>(t))) {
+          EXPECT_TRUE(seen);  // never empty
+        }
+        if (write_backoff::next_collision_doubling() > 0) collided = true;
       }
-      for (auto& w : writers) w.join();
-      if (threads_overlap) {
-        EXPECT_TRUE(collided.load()) << threads << " threads";
-      }
-      EXPECT_EQ(tracked::live(), 1);  // the last value stored
-      own::shared_ptr<tracked> last = a.load();
-      ASSERT_TRUE(last);
-      EXPECT_GE(last->value(), 0);
-      EXPECT_LT(last->value(), threads);
+    });
+    if (threads_overlap) {
+      EXPECT_TRUE(collided.load()) << threads << " threads";
     }
-    EXPECT_EQ(tracked::live(), 0);
-    EXPECT_EQ(tracked::double_destroyed(), 0);
   }
 }
 
