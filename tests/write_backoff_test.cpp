@@ -202,6 +202,25 @@ TEST_F(WriteBackoff, CollisionsAreASeriesOfTheirOwn) {
   });
 }
 
+// A compare-exchange that fails records no write: what the last write replaced stays a sign for
+// every attempt until a write succeeds, so a thread that keeps losing keeps making way.
+TEST_F(WriteBackoff, WhatAWriteReplacedIsASignUntilTheNextWrite) {
+  require_clock();
+  for (const auto replaced : {write_backoff::replaced_by::reader, write_backoff::replaced_by::writer}) {
+    within_the_window([replaced] {
+      quiet_for_collisions();
+      write_backoff::after_write(&atomic_a, &node_mine, replaced);
+      write_backoff::before_write(&atomic_a, &node_mine);  // starts a series; then the CAS fails
+      const auto before = write_backoff::paused_steps();
+      write_backoff::before_write(&atomic_a, &node_mine);  // a retry: pauses 1
+      write_backoff::before_write(&atomic_a, &node_mine);  // and 2; then succeeds
+      write_backoff::after_write(&atomic_a, &node_mine);
+      write_backoff::before_write(&atomic_a, &node_mine);  // no sign
+      return write_backoff::paused_steps() - before == 1 + 2;
+    });
+  }
+}
+
 // Busy for `ticks`, with the clock as the back-off reads it.
 void spin_for(std::uint64_t ticks) {
   const std::uint64_t start = write_backoff::ticks();

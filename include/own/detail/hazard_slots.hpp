@@ -174,7 +174,7 @@ class OWN_PROCESS_WIDE hazard_slots {
       if (!record_) record_ = attach(borrowed_);
       OWN_CHECK(record_->slot.load(std::memory_order_relaxed) == nullptr,
                 "own::atomic_shared_ptr/atomic_weak_ptr: an operation ran inside another's protection on the same thread");
-      if (Compares) record_->comparing.store(true, std::memory_order_relaxed);
+      if constexpr (Compares) record_->comparing.store(true, std::memory_order_relaxed);
     }
     basic_guard(const basic_guard&) = delete;
     basic_guard& operator=(const basic_guard&) = delete;
@@ -182,7 +182,7 @@ class OWN_PROCESS_WIDE hazard_slots {
     // Clears the slot; then, if a node this thread protected was deferred, frees what nobody
     // protects any more.
     ~basic_guard() {
-      if (Compares) record_->comparing.store(false, std::memory_order_relaxed);
+      if constexpr (Compares) record_->comparing.store(false, std::memory_order_relaxed);
       if (borrowed_) {
         give_back(record_);
         return;
@@ -238,7 +238,7 @@ class OWN_PROCESS_WIDE hazard_slots {
     return any_record([node](const record& r) { return r.holds(node); });
   }
 
-  // Whose slots hold `node`: another thread's write_guard (a compare-exchange about to fail or
+  // Whose slots hold `node`: another thread's write_guard (a compare-exchange that must now fail or
   // retry), another thread's other slots (a reader), only the calling thread's, or nobody's. The
   // same scan as is_protected; it stops at the first other thread's write_guard it finds.
   enum class held_by { nobody, this_thread, another_reader, another_writer };
