@@ -245,12 +245,7 @@ class atomic_smart_ptr {
     node* fresh = make_node(std::move(desired));
     write_backoff::before_write(this, word_.load(std::memory_order_relaxed));
     node* old = word_.exchange(fresh, std::memory_order_seq_cst);
-    const auto held = old ? hazard_slots::protection(old) : hazard_slots::held_by::nobody;
-    // Before retire, which may run a destructor that writes.
-    write_backoff::after_write(this, fresh, replaced_by_whom(held));
-    Pointer previous = retire(old, held != hazard_slots::held_by::nobody);
-    hazard_slots::settle();
-    return previous;
+    return after_replacing(old, fresh);
   }
 
   // If the stored value is equivalent to `expected` (the same stored pointer and the same owner, or
@@ -314,6 +309,17 @@ class atomic_smart_ptr {
   // Whether `n` (a protected node, or null for an empty value) holds a value equivalent to `p`.
   static bool holds(const node* n, const Pointer& p) noexcept {
     return n ? detail::equivalent(n->value, p) : detail::equivalent(p, Pointer());
+  }
+
+  // For the thread whose write has just replaced `old` (a node, or null) with `written`: tells
+  // write_backoff who else held `old` (before retire, which may run a destructor that writes),
+  // retires it and settles; returns its value.
+  Pointer after_replacing(node* old, node* written) noexcept {
+    const auto held = old ? hazard_slots::protection(old) : hazard_slots::held_by::nobody;
+    write_backoff::after_write(this, written, replaced_by_whom(held));
+    Pointer previous = retire(old, held != hazard_slots::held_by::nobody);
+    hazard_slots::settle();
+    return previous;
   }
 
   // What a write that replaced a node tells write_backoff: who else held it. A snapshot of this
@@ -398,11 +404,8 @@ class atomic_smart_ptr {
     }
     // The slot is clear: destructors may run now.
     if (result == outcome::replaced) {
-      const auto held = n ? hazard_slots::protection(n) : hazard_slots::held_by::nobody;
-      write_backoff::after_write(this, new_node, replaced_by_whom(held));
       contention_backoff::after_success();
-      retire(n, held != hazard_slots::held_by::nobody);
-      hazard_slots::settle();
+      static_cast<void>(after_replacing(n, new_node));
       return true;
     }
     if (new_node) free_node(new_node);
