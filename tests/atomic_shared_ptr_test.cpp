@@ -258,6 +258,158 @@ TEST(AtomicSharedPtr, LoadReturnsACountedCopy) {
   EXPECT_EQ(a.load(std::memory_order_relaxed)->value(), 1);
 }
 
+// Load proxies (detail/load_proxies.hpp): in a multi-threaded process, a thread's third load of the
+// same value in a row takes its reference on a control block of the thread's own, which stands for
+// the value's. What users see of it must be the value's owner.
+void make_the_process_multi_threaded() { std::thread([] {}).join(); }
+
+// Whether `p` was loaded through a proxy (its block is not its owner).
+template <class T>
+bool proxied(const own::shared_ptr<T>& p) {
+  return own::detail::shared_access::block(p) != own::detail::shared_access::owner(p);
+}
+// A load through this thread's proxy, after the loads that arm it (as many as the thread's past
+// armings call for: at most max_streak in a row, then one).
+template <class T>
+own::shared_ptr<T> proxied_load(const own::atomic_shared_ptr<T>& a) {
+  own::shared_ptr<T> p;
+  for (unsigned i = 0; i <= own::detail::load_proxies::max_streak + 1 && !proxied(p); ++i) p = a.load();
+  EXPECT_TRUE(proxied(p));
+  return p;
+}
+
+struct counting_deleter {
+  int* calls;
+  void operator()(tracked* p) const {
+    ++*calls;
+    delete p;
+  }
+};
+
+TEST(AtomicSharedPtrProxiedLoad, IsOwnedByTheValuesOwner) {
+  make_the_process_multi_threaded();
+  int deletions = 0;
+  own::shared_ptr<tracked> p(new tracked(1), counting_deleter{&deletions});
+  own::atomic_shared_ptr<tracked> a(p);
+  own::shared_ptr<tracked> first = a.load();
+  own::shared_ptr<tracked> second = proxied_load(a);
+  ASSERT_TRUE(proxied(second));
+  EXPECT_EQ(second, p);
+  EXPECT_TRUE(second.owner_equal(p));
+  EXPECT_TRUE(p.owner_equal(second));
+  EXPECT_FALSE(second.owner_before(p));
+  EXPECT_FALSE(p.owner_before(second));
+  EXPECT_EQ(second.owner_hash(), p.owner_hash());
+  ASSERT_NE(own::get_deleter<counting_deleter>(second), nullptr);
+  EXPECT_EQ(own::get_deleter<counting_deleter>(second)->calls, &deletions);
+  // As many owners as std counts: p, the atomic, first and second.
+  EXPECT_EQ(second.use_count(), 4);
+  EXPECT_EQ(p.use_count(), 4);
+
+  // A weak_ptr made from it observes the value itself: it outlives the proxy's standing.
+  own::weak_ptr<tracked> w = second;
+  EXPECT_TRUE(w.owner_equal(p));
+  first.reset();
+  second.reset();
+  a.store(own::make_shared<tracked>(2));
+  EXPECT_EQ(w.lock(), p);
+  EXPECT_EQ(p.use_count(), 1);  // the proxy was revoked by the store
+  p.reset();
+  EXPECT_TRUE(w.expired());
+  EXPECT_EQ(deletions, 1);
+}
+
+TEST(AtomicSharedPtrProxiedLoad, CompareExchangeTakesItAsTheValue) {
+  make_the_process_multi_threaded();
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  own::shared_ptr<tracked> seen = proxied_load(a);
+  EXPECT_TRUE(a.compare_exchange_strong(seen, own::make_shared<tracked>(2)));
+  EXPECT_EQ(a.load()->value(), 2);
+  seen.reset();
+  EXPECT_EQ(tracked::live(), 1);
+}
+
+// A proxied copy stored back: its loads, proxied on another thread, are still owned by the value's
+// owner (a proxy never stands for another proxy).
+TEST(AtomicSharedPtrProxiedLoad, StoredBackIsStillTheValue) {
+  make_the_process_multi_threaded();
+  auto p = own::make_shared<tracked>(1);
+  own::atomic_shared_ptr<tracked> a(p);
+  a.store(proxied_load(a));
+  std::thread([&] {
+    own::shared_ptr<tracked> first = a.load();
+    own::shared_ptr<tracked> second = proxied_load(a);
+    EXPECT_TRUE(second.owner_equal(p));
+    EXPECT_EQ(p.use_count(), 4);  // p, the atomic, first, second
+  }).join();
+  EXPECT_EQ(p.use_count(), 2);
+  a.store(nullptr);
+  EXPECT_EQ(p.use_count(), 1);
+}
+
+// A thread whose proxy stands for a value keeps it alive only while the value is stored: the write
+// that replaces it releases it, in the writing thread, though the loading thread lives on, idle.
+TEST(AtomicSharedPtrProxiedLoad, TheWriteThatReplacesTheValueReleasesIt) {
+  const long destroyed = tracked::destroyed();
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  std::promise<void> loaded;
+  std::promise<void> finish;
+  std::thread reader([&] {
+    EXPECT_EQ(proxied_load(a)->value(), 1);
+    loaded.set_value();
+    finish.get_future().wait();
+  });
+  loaded.get_future().wait();
+  a.store(own::make_shared<tracked>(2));
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);
+  EXPECT_EQ(tracked::live(), 1);
+  finish.set_value();
+  reader.join();
+}
+
+// What a thread loaded through its proxy may outlive the thread; the proxy then goes with the last
+// of it, and a later thread on the same hazard record arms it again.
+TEST(AtomicSharedPtrProxiedLoad, OutlivesTheLoadingThread) {
+  allocation_log log;
+  {
+    own::atomic_shared_ptr<tracked> a(own::allocate_shared<tracked>(test_allocator<tracked>(&log), 1));
+    own::shared_ptr<tracked> kept;
+    std::thread([&] { kept = proxied_load(a); }).join();
+    a.store(nullptr);
+    EXPECT_EQ(kept->value(), 1);
+    EXPECT_EQ(kept.use_count(), 1);
+    kept.reset();
+    EXPECT_EQ(tracked::live(), 0);
+    EXPECT_EQ(log.blocks_in_use(), 0);  // (the proxy is no allocation)
+    a.store(own::allocate_shared<tracked>(test_allocator<tracked>(&log), 2));
+    std::thread([&] { kept = proxied_load(a); }).join();
+    EXPECT_EQ(kept->value(), 2);
+    EXPECT_TRUE(proxied(kept));
+  }
+  EXPECT_EQ(tracked::live(), 0);
+  EXPECT_EQ(log.blocks_in_use(), 0);
+}
+
+// use_count() counts as std does, though the value's block holds one reference for the proxy
+// (never fewer: a sole owner stays alone).
+TEST(AtomicSharedPtrProxiedLoad, CountsAsStdDoes) {
+  make_the_process_multi_threaded();
+  auto p = own::make_shared<tracked>(1);
+  own::atomic_shared_ptr<tracked> a(p);
+  {
+    own::shared_ptr<tracked> first = a.load();
+    own::shared_ptr<tracked> second = a.load();
+    own::shared_ptr<tracked> third = proxied_load(a);
+    EXPECT_EQ(p.use_count(), 5);
+    EXPECT_EQ(third.use_count(), 5);
+    own::weak_ptr<tracked> w = third;
+    EXPECT_EQ(w.use_count(), 5);
+  }
+  EXPECT_EQ(p.use_count(), 2);  // p, the atomic
+  a.store(nullptr);
+  EXPECT_EQ(p.use_count(), 1);
+}
+
 TEST(AtomicSharedPtr, StoreReleasesThePreviousValue) {
   const long destroyed = tracked::destroyed();
   own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
@@ -977,6 +1129,54 @@ TEST(AtomicSharedPtrStress, NothingLingersPastTheNextWrite) {
   accounting.check();
 }
 
+
+// Load proxies under turnover: readers that load the same value again and again (arming their
+// proxies), keep some of what they loaded past their own exit, and come and go on reused hazard
+// records, against a writer that stores and compare-exchanges. Every value is destroyed once, and
+// all that stays at the end of a round is the atomic's value and what the round kept.
+TEST(AtomicSharedPtrStress, ProxiedLoadsAgainstWritesAndThreadTurnover) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    auto make = [&log](int v) { return own::allocate_shared<item>(test_allocator<item>(&log), v); };
+    own::atomic_shared_ptr<item> a(make(0));
+    for (int round = 0; round < 20; ++round) {
+      std::vector<own::shared_ptr<item>> kept[2];
+      std::atomic<bool> done{false};
+      std::thread readers[2];
+      for (int r = 0; r < 2; ++r) {
+        readers[r] = std::thread([&, r] {
+          for (int i = 0; !done.load(); ++i) {
+            own::shared_ptr<item> seen = a.load();
+            ASSERT_EQ(seen->tag, seen->value());
+            if (i % 1024 == 0) kept[r].push_back(std::move(seen));
+          }
+        });
+      }
+      for (int i = 1; i <= iterations / 100; ++i) {
+        if (i % 2) {
+          a.store(make(i));
+        } else {
+          own::shared_ptr<item> expected = a.load();
+          ASSERT_TRUE(a.compare_exchange_strong(expected, make(i)));
+        }
+        if (i % 64 == 0) std::this_thread::yield();  // runs of loads of one value
+      }
+      done = true;
+      for (std::thread& t : readers) t.join();
+      std::size_t held = kept[0].size() + kept[1].size();
+      for (auto& list : kept) {
+        for (auto& p : list) ASSERT_GE(p->value(), 0);
+      }
+      a.store(a.load());  // what the readers' exits left to writers goes with the next write
+      ASSERT_LE(tracked::live(), static_cast<long>(held) + 1) << "round " << round;
+      for (auto& list : kept) list.clear();
+      ASSERT_EQ(tracked::live(), 1) << "round " << round;
+      ASSERT_EQ(log.blocks_in_use(), 1);
+    }
+  }
+  accounting.check();
+}
 
 #ifdef OWN_CHECKED
 class AtomicSharedPtrSnapshotDeathTest : public ::testing::Test {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <memory>
@@ -192,6 +193,50 @@ TEST(HazardSlots, ProtectionTellsAWriterFromAReader) {
   writer.join();
   EXPECT_EQ(hazard_slots::protection(&a), held_by::nobody);
   EXPECT_EQ(a.reclaimed, 0);
+}
+
+// The scan a writer makes also finds the records whose load proxy was last armed for the node
+// (mark_proxied), by their index in the table, and then reads every record, though another
+// thread's compare-exchange holds the node.
+TEST(HazardSlots, ProtectionFindsTheRecordsThatProxyTheNode) {
+  using held_by = hazard_slots::held_by;
+  counted_node* nodes = make_nodes(2);
+  std::atomic<counted_node*> src{&nodes[0]};
+  std::vector<std::size_t> found;
+  auto note = [&found](std::size_t index) { found.push_back(index); };
+  std::size_t mine = hazard_slots::npos;
+  {
+    hazard_slots::guard guard;  // this thread's record, now
+    mine = hazard_slots::local_table_index();
+  }
+  ASSERT_NE(mine, hazard_slots::npos);
+  EXPECT_EQ(hazard_slots::protection(&nodes[0], note), held_by::nobody);
+  EXPECT_TRUE(found.empty());
+
+  steps s;
+  std::size_t theirs = hazard_slots::npos;
+  std::thread other([&] {
+    hazard_slots::write_guard guard;
+    ASSERT_EQ(guard.protect(src), &nodes[0]);
+    theirs = hazard_slots::local_table_index();
+    hazard_slots::mark_proxied(theirs, &nodes[0]);
+    s.reach(1);
+    s.wait_for(2);
+    hazard_slots::mark_proxied(theirs, nullptr);
+  });
+  s.wait_for(1);
+  hazard_slots::mark_proxied(mine, &nodes[0]);
+  EXPECT_EQ(hazard_slots::protection(&nodes[0], note), held_by::another_writer);
+  std::sort(found.begin(), found.end());
+  std::vector<std::size_t> expected{mine, theirs};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(found, expected);
+  found.clear();
+  EXPECT_EQ(hazard_slots::protection(&nodes[1], note), held_by::nobody);
+  EXPECT_TRUE(found.empty());
+  hazard_slots::mark_proxied(mine, nullptr);
+  s.reach(2);
+  other.join();
 }
 
 TEST(HazardSlots, AReaderLeavesToWritersANodeWhoseFreeingRunsUserCode) {

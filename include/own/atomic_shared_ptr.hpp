@@ -51,8 +51,31 @@
 ///    atomic's own line is only read, so readers on several cores share it instead of passing it
 ///    around; the one contended line is T's count, which any copy of a shared_ptr touches. An empty
 ///    atomic costs no read-modify-write.
-///    Readers that alternate: two threads loading one atomic in a loop take the count's line from
-///    each other at every load. Two loads in a row that find the same node while the count's line
+///    Load proxies (detail/load_proxy.hpp, detail/load_proxies.hpp; atomic_shared_ptr only): in a
+///    multi-threaded process, a thread whose loads found the same node twice in a row arms its
+///    *proxy* for it, after copying: a control block of the thread's own (one per hazard record, in
+///    a static table) that takes one reference to the value and hands out references of its own.
+///    The thread's next loads of that node read the pointer and take a reference on the proxy (an
+///    increment unless zero, on a line only this thread writes): no hazard protection, nothing
+///    written that another thread reads. An arming that served fewer than 8 loads before its node
+///    was replaced doubles the run of loads the next one waits for (up to 64), so that a value that
+///    keeps changing is not armed for at every change. The proxy holds a *standing* reference while it stands
+///    for the node; the write that unlinks the node (store, exchange, compare_exchange, the
+///    atomic's destructor) finds the proxy in the same scan of hazard records and revokes it
+///    (drops the standing reference), so the value is released by that write as before, in the
+///    writing thread, unless a loaded copy still uses it. What a proxied copy reports as its owner
+///    is the value's block: owner_before, owner_hash, owner_equal, a weak_ptr made from it, get_deleter
+///    and the atomics' comparisons are those of an ordinary copy, and use_count() counts what std
+///    counts: the value's count holds one reference per proxy, so use_count() reads the proxies in
+///    use (while any is) and counts each one's users instead. Measured on 2 cores (x86, medians of
+///    three processes, ns per load of all threads on 1 / 2 / 4 threads), a load and its drop went
+///    from 21 / 41 / 42 to 12 / 6.5 / 6.4 (Boost's spinlock: 18 / 18 / 23); with a store in 100
+///    operations, 19 / 45 / 43 to 13 / 14 / 8. Where the value changes every few loads the arming
+///    costs more than it saves: with a store in 10 operations, 19 / 52 / 47 to 23 / 35 / 10, and a
+///    load then one compare-exchange, 51 / 61 / 113 to 55 / 63 / 168 per round.
+///    Readers that alternate (loads that do not go through a proxy: the first loads of a node, a
+///    thread whose proxy stands for another atomic's value, threads past the table's 256): two
+///    threads loading one atomic in a loop take the count's line from each other at every load. Two loads in a row that find the same node while the count's line
 ///    is in another core's cache (a timed read of the count, made once in 64 loads, and at every
 ///    load while it keeps finding so), and the counts moved between them, within microseconds of
 ///    the last such find, make the second pause after its copy, with nothing protected: 2^k spin
@@ -150,13 +173,28 @@
 ///    pointer, and a strong compare_exchange retries only because another store succeeded. Freeing
 ///    deferred nodes never waits for a reader: a node still protected is left for later. The
 ///    back-offs wait a bounded number of spin hints whatever other threads do, never for a thread.
+///  * Proxied loads (the argument in detail/load_proxies.hpp). A load through a proxy reads the
+///    pointer, then finds the proxy standing for that node: the writer that unlinks a node revokes
+///    its proxies only after unlinking it, so the node was the atomic's value when the load read it,
+///    and the reference taken on the proxy (increment unless zero) keeps the proxy's reference to
+///    the value. An armed proxy is always revoked by the write that unlinks its node: its owner
+///    publishes the node in its hazard record, then reads the pointer again, revoking the proxy
+///    itself if the node is gone; otherwise the unlinking write's scan sees the record. Revoking is
+///    an exchange of the standing flag, so the standing reference is dropped once. The proxy never
+///    looks like a sole owner's block (its owner holds a weak reference to it), so its last
+///    release always decrements, and an increment unless zero cannot revive it.
 ///  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
 ///    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
 ///    released with them, or, held for writers, by the next write.
 ///  * No user code on readers. A reader releases a node's value only by a CAS that leaves at least
 ///    one reference (release_*_unless_last); a value whose last reference a node holds is released
 ///    only by settle(), which only writers and the atomics' destructors call. Hazard records (64 bytes per thread) are never freed, but are reused by
-///    later threads.
+///    later threads. A reader drops a proxy's standing reference only while it holds another
+///    reference to the proxy (the load that armed it, finding its node gone); a writer revokes
+///    proxies in its scan, before it retires the node, whose reference then keeps the proxy's
+///    release from being the value's last. A thread's exit drops its proxy's standing reference
+///    there (the value's destructor may run in that thread's exit, as in any thread that drops a
+///    shared_ptr).
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:
 ///    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
 ///    nobody holds any more, which their readers would otherwise free at their next operation.)
@@ -165,6 +203,7 @@
 /// (recycled per thread, else operator new): store, exchange and a succeeding compare_exchange of a
 /// non-empty value terminate the program if that throws (they are noexcept, as std's are); so does a
 /// thread's first operation if its hazard slot (64 bytes, once per thread) cannot be allocated.
+/// The load proxies are a static table of 256 lines (16 KiB), one per hazard record of the table.
 /// Against std::atomic<std::shared_ptr> (libstdc++ 12, a lock bit in its pointer word): the exp6
 /// and exp7 atomic rows of docs/benchmarks.md (bench/atomic_shared_ptr_bench.cpp, beyond_seeds.cpp).
 #pragma once
@@ -178,6 +217,7 @@
 
 #include "detail/contention_backoff.hpp"
 #include "detail/hazard_slots.hpp"
+#include "detail/load_proxies.hpp"
 #include "detail/read_backoff.hpp"
 #include "detail/recycling_allocator.hpp"
 #include "detail/write_backoff.hpp"
@@ -192,6 +232,17 @@
 
 namespace own {
 namespace detail {
+// What a shared_ptr<T> is of (T), for the atomic whose loads go through proxies; weak_ptr's do not.
+template <class Pointer>
+struct proxied_pointer {
+  static constexpr bool value = false;
+};
+template <class T>
+struct proxied_pointer<shared_ptr<T>> {
+  static constexpr bool value = true;
+  using type = T;
+};
+
 // Base classes only (see shared_ptr.hpp): a public base's namespace joins argument-dependent lookup.
 namespace bases {
 
@@ -217,18 +268,26 @@ class atomic_smart_ptr {
   bool is_lock_free() const noexcept { return is_always_lock_free; }
 
   // The stored value. Lock-free; never blocks a writer, and writes nothing a writer or another
-  // reader reads, but T's reference count. A load that keeps meeting another thread's copies of
-  // the same value pauses after copying (at most 64 spin hints; see the file documentation).
+  // reader reads, but T's reference count, or this thread's load proxy's (atomic_shared_ptr only:
+  // see the file documentation). A load that keeps meeting another thread's copies of the same
+  // value pauses after copying (at most 64 spin hints).
   Pointer load([[maybe_unused]] std::memory_order order = std::memory_order_seq_cst) const noexcept {
+    if constexpr (proxied_loads) {
+      if (load_proxy* proxy = load_proxies::share(word_.load(std::memory_order_seq_cst))) return shared_from(proxy);
+    }
     read_backoff::found seen = read_backoff::found::nothing;
     Pointer copy = [&] {
       hazard_slots::guard guard;
       node* n = guard.protect(word_);
       if (!n) return Pointer();
-      if (const control_block* b = shared_access::block(n->value)) {
+      Pointer value = n->value;
+      if (const control_block* b = shared_access::block(value)) {
         seen = read_backoff::before_copy(n, [b] { return b->counts(); });
+        if constexpr (proxied_loads) {
+          if (load_proxies::streak_reached(n)) arm_proxy(n, value);
+        }
       }
-      return n->value;
+      return value;
     }();
     read_backoff::after_copy(seen);
     return copy;
@@ -301,7 +360,8 @@ class atomic_smart_ptr {
   // Precondition: no other operation on *this is running (snapshots of it may live on).
   ~atomic_smart_ptr() {
     write_backoff::forget(this);
-    static_cast<void>(retire(word_.load(std::memory_order_relaxed)));
+    node* last = word_.load(std::memory_order_relaxed);
+    static_cast<void>(retire(last, last && protection(last) != hazard_slots::held_by::nobody));
     hazard_slots::settle();
   }
 
@@ -315,11 +375,21 @@ class atomic_smart_ptr {
   // write_backoff who else held `old` (before retire, which may run a destructor that writes),
   // retires it and settles; returns its value.
   Pointer after_replacing(node* old, node* written) noexcept {
-    const auto held = old ? hazard_slots::protection(old) : hazard_slots::held_by::nobody;
+    const auto held = old ? protection(old) : hazard_slots::held_by::nobody;
     write_backoff::after_write(this, written, replaced_by_whom(held));
     Pointer previous = retire(old, held != hazard_slots::held_by::nobody);
     hazard_slots::settle();
     return previous;
+  }
+
+  // For the thread that unlinked `old`, before it retires it: whose slots hold it (and the load
+  // proxies armed for it revoked, for shared_ptr's atomics).
+  static hazard_slots::held_by protection(const node* old) noexcept {
+    if constexpr (proxied_loads) {
+      return load_proxies::protection_revoking(old);
+    } else {
+      return hazard_slots::protection(old);
+    }
   }
 
   // What a write that replaced a node tells write_backoff: who else held it. A snapshot of this
@@ -335,7 +405,26 @@ class atomic_smart_ptr {
     }
   }
 
-  static value_identity identity(const Pointer& p) noexcept { return {shared_access::pointer(p), shared_access::block(p)}; }
+  static value_identity identity(const Pointer& p) noexcept { return {shared_access::pointer(p), shared_access::owner(p)}; }
+
+  // Whether loads go through the loading thread's proxy (load_proxies.hpp): shared_ptr's only, as a
+  // weak_ptr's copy must not make its value live longer.
+  static constexpr bool proxied_loads = proxied_pointer<Pointer>::value;
+  // For a load that protects `n` and has copied its value, `copy`, and whose streak of `n` calls for
+  // it: arms this thread's proxy for `n`, for the loads that follow. Under the load's protection, so
+  // that `n`'s address cannot come back in another node before the proxy is published or revoked.
+  OWN_NOINLINE void arm_proxy(const node* n, const Pointer& copy) const noexcept {
+    const void* element = const_cast<const void*>(static_cast<const volatile void*>(shared_access::pointer(copy)));
+    // (The value's owner, should the stored value itself be a proxied copy.)
+    load_proxy* proxy = load_proxies::arm(n, shared_access::owner(copy), element);
+    // Not the value's last reference: `copy` remains.
+    if (proxy && word_.load(std::memory_order_seq_cst) != n) proxy->revoke();
+  }
+  // A shared_ptr taking over one reference the caller holds on `proxy`.
+  static Pointer shared_from(load_proxy* proxy) noexcept {
+    using element = typename Pointer::element_type;
+    return shared_access::adopt<typename proxied_pointer<Pointer>::type>(static_cast<element*>(const_cast<void*>(proxy->element())), proxy);
+  }
 
   // A node owning `p`, or nullptr for an empty `p`.
   static node* make_node(Pointer&& p) noexcept {
@@ -356,10 +445,9 @@ class atomic_smart_ptr {
     return true;
   }
 
-  // For the one thread that has just unlinked `old` from the word: its value, the node freed at once
-  // if no reader holds it, else left to hazard_slots (with its own reference to the value).
-  static Pointer retire(node* old) noexcept { return retire(old, old && hazard_slots::is_protected(old)); }
-  // The same, once a scan has told whether a slot holds `old` (`read`).
+  // For the one thread that has just unlinked `old` from the word, once a scan has told whether a
+  // slot holds it (`read`): its value, the node freed at once if no reader holds it, else left to
+  // hazard_slots (with its own reference to the value).
   static Pointer retire(node* old, bool read) noexcept {
     if (!old) return Pointer();
     if (read) {

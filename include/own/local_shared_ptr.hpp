@@ -73,7 +73,7 @@ struct local_access {
   // The control block that owns the object: what owner_before and friends compare.
   template <class T>
   static control_block* block(const local_shared_ptr<T>& r) noexcept {
-    return r.counts_ ? r.counts_->global() : nullptr;
+    return r.counts_ ? load_proxy::owner_of(r.counts_->global()) : nullptr;
   }
   template <class T>
   static const void* owner(const local_shared_ptr<T>& r) noexcept {
@@ -81,11 +81,11 @@ struct local_access {
   }
   template <class T>
   static const void* owner(const local_weak_ptr<T>& r) noexcept {
-    return r.counts_ ? r.counts_->global() : nullptr;
+    return r.counts_ ? load_proxy::owner_of(r.counts_->global()) : nullptr;
   }
   template <class T>
   static const void* owner(const shared_ptr<T>& r) noexcept {
-    return shared_access::block(r);
+    return shared_access::owner(r);
   }
 };
 

@@ -44,6 +44,7 @@
 #include "detail/array_block.hpp"
 #include "detail/checked.hpp"
 #include "detail/control_block.hpp"
+#include "detail/load_proxy.hpp"
 #include "detail/default_deleter.hpp"
 #include "detail/exceptions.hpp"
 #include "detail/heap_allocator.hpp"
@@ -94,6 +95,11 @@ struct shared_access {
   template <class T>
   static control_block* block(const weak_ptr<T>& p) noexcept {
     return p.block_;
+  }
+  // The block that owns p's object: p's block, or the one a load proxy stands for (load_proxy.hpp).
+  template <class Pointer>
+  static control_block* owner(const Pointer& p) noexcept {
+    return load_proxy::owner_of(p.block_);
   }
   // Drops p's reference and empties p, unless that would run user code (see
   // control_block::release_shared_unless_last): whether it did. p is unchanged if not.
@@ -179,24 +185,24 @@ class owner_observers {
  public:
   template <class U>
   bool owner_before(const shared_ptr<U>& r) const noexcept {
-    return std::less<>()(self(), shared_access::block(r));
+    return std::less<>()(self(), shared_access::owner(r));
   }
   template <class U>
   bool owner_before(const weak_ptr<U>& r) const noexcept {
-    return std::less<>()(self(), shared_access::block(r));
+    return std::less<>()(self(), shared_access::owner(r));
   }
   std::size_t owner_hash() const noexcept { return std::hash<const void*>()(self()); }
   template <class U>
   bool owner_equal(const shared_ptr<U>& r) const noexcept {
-    return self() == shared_access::block(r);
+    return self() == shared_access::owner(r);
   }
   template <class U>
   bool owner_equal(const weak_ptr<U>& r) const noexcept {
-    return self() == shared_access::block(r);
+    return self() == shared_access::owner(r);
   }
 
  private:
-  const control_block* self() const noexcept { return shared_access::block(static_cast<const Self&>(*this)); }
+  const control_block* self() const noexcept { return shared_access::owner(static_cast<const Self&>(*this)); }
 };
 
 }  // namespace bases
@@ -463,8 +469,11 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   }
 
   /// The number of shared_ptrs owning the object (0 if empty); unique(): whether it is 1 (C++17).
+  /// One relaxed load of the count, and one of a global; while some thread's atomic_shared_ptr load
+  /// proxy is in use, also a read of each such proxy (a line per thread that has had one), which
+  /// may hold users of this object (see atomic_shared_ptr.hpp).
   ///@{
-  long use_count() const noexcept { return block_ ? block_->use_count() : 0; }
+  long use_count() const noexcept { return block_ ? detail::load_proxy::users_of(detail::load_proxy::owner_of(block_)) : 0; }
 #if __cplusplus < 202002L
   bool unique() const noexcept { return use_count() == 1; }
 #endif
@@ -529,7 +538,7 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
   ///@{
   constexpr weak_ptr() noexcept = default;
   template <class Y, if_compatible<Y> = 0>
-  weak_ptr(const shared_ptr<Y>& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
+  weak_ptr(const shared_ptr<Y>& r) noexcept : ptr_(r.ptr_), block_(detail::load_proxy::owner_of(r.block_)) {
     if (block_) block_->add_weak();
   }
   weak_ptr(const weak_ptr& r) noexcept : ptr_(r.ptr_), block_(r.block_) {
@@ -588,8 +597,8 @@ class weak_ptr : public detail::bases::owner_observers<weak_ptr<T>> {
 
   /// The number of shared_ptrs owning the object, and whether it is 0 (the object is gone).
   ///@{
-  long use_count() const noexcept { return block_ ? block_->use_count() : 0; }
-  bool expired() const noexcept { return use_count() == 0; }
+  long use_count() const noexcept { return block_ ? detail::load_proxy::users_of(block_) : 0; }
+  bool expired() const noexcept { return !block_ || block_->expired(); }
   ///@}
   /// An owner of the object, or an empty shared_ptr if it is gone. Never throws.
   shared_ptr<T> lock() const noexcept {

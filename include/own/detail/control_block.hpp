@@ -122,9 +122,9 @@ class control_block {
   const control_block_ops* ops() const noexcept { return ops_; }
 
   // For the owner of a block that no reference can reach (a pool recycling it): back to `fresh`, or
-  // to `shared` references and no weak_ptr.
-  void reset_counts(std::uint32_t shared = 1) noexcept {
-    counts_.store(one_weak + shared * one_shared, std::memory_order_relaxed);
+  // to `shared` references and `weak` weak ones.
+  void reset_counts(std::uint32_t shared = 1, std::uint32_t weak = 0) noexcept {
+    counts_.store((weak + std::uint64_t{1}) * one_weak + shared * one_shared, std::memory_order_relaxed);
   }
 
  private:

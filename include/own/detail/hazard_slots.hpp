@@ -5,8 +5,9 @@
 //
 // Each thread that reads gets a *record*: one cache line of its own with one slot for its current
 // operation and four for snapshots (atomic_shared_ptr::snapshot(): protections that last as long as
-// the caller likes, alongside the thread's operations; the same protocol, slot by slot), and a flag
-// that tells a writer's scan whether that operation is a compare-exchange (see protection()). To
+// the caller likes, alongside the thread's operations; the same protocol, slot by slot), a flag
+// that tells a writer's scan whether that operation is a compare-exchange (see protection()), and
+// the node the thread's load proxy was last armed for (load_proxies.hpp; the same scan finds it). To
 // read the node that a shared pointer `src` points to, a thread writes the node's address in its
 // slot (a seq_cst exchange), then reads `src` again: if `src` still points there, the node is
 // protected until the slot is cleared (a release store). A thread that has unlinked a node (made it
@@ -115,6 +116,9 @@ struct alignas(64) hazard_record {
 
   slot_type slot{nullptr};  // the current operation's
   slot_type snapshots[snapshot_slots] = {};
+  // The node this thread's load proxy (table records only; see load_proxies) was last armed for:
+  // a writer that unlinks that node revokes the proxy.
+  std::atomic<const hazard_node*> proxied{nullptr};
   // Set by a thread that deferred a node one of these slots held: the owner then frees deferred
   // nodes after clearing the slot.
   std::atomic<bool> reclaim_owed{false};
@@ -242,9 +246,20 @@ class OWN_PROCESS_WIDE hazard_slots {
   // retry), another thread's other slots (a reader), only the calling thread's, or nobody's. The
   // same scan as is_protected; it stops at the first other thread's write_guard it finds.
   enum class held_by { nobody, this_thread, another_reader, another_writer };
+  // The same scan calls on_proxied(index) for each of the table's records whose load proxy was
+  // last armed for `node` (see load_proxies), and then reads every record.
   static held_by protection(const hazard_node* node) noexcept {
+    return protection(node, nullptr);
+  }
+  template <class OnProxied>
+  static held_by protection(const hazard_node* node, OnProxied on_proxied) noexcept {
+    constexpr bool stops_early = std::is_null_pointer_v<OnProxied>;
     held_by found = held_by::nobody;
     any_record([&](record& r) {
+      if constexpr (!stops_early) {
+        std::size_t index = 0;
+        if (r.proxied.load(std::memory_order_seq_cst) == node && in_table(&r, index)) on_proxied(index);
+      }
       if (!r.holds(node)) return false;
       if (&r == local_record_) {
         if (found == held_by::nobody) found = held_by::this_thread;
@@ -252,12 +267,25 @@ class OWN_PROCESS_WIDE hazard_slots {
       }
       if (r.comparing.load(std::memory_order_relaxed) && r.slot.load(std::memory_order_relaxed) == node) {
         found = held_by::another_writer;
-        return true;
+        return stops_early;
       }
-      found = held_by::another_reader;
+      if (found != held_by::another_writer) found = held_by::another_reader;
       return false;
     });
     return found;
+  }
+
+  // For a load proxy's owner thread: its record's index in the table, or npos (a record past the
+  // table, a borrowed one, or none).
+  static constexpr std::size_t npos = hazard_table_size;
+  static std::size_t local_table_index() noexcept {
+    std::size_t i = npos;
+    return local_record_ && in_table(local_record_, i) ? i : npos;
+  }
+  // For the owner of the table's record `index`: its proxy now stands for `node` (seq_cst: a writer
+  // that unlinks `node` later in the single total order sees it).
+  static void mark_proxied(std::size_t index, const hazard_node* node) noexcept {
+    table_[index].proxied.store(node, std::memory_order_seq_cst);
   }
 
   // For a writer: hands over an unlinked node that is_protected() found protected: it will be freed

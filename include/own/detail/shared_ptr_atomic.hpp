@@ -35,7 +35,7 @@ namespace detail {
 // pointer and the same owner (two empty pointers are).
 template <class Pointer>
 bool equivalent(const Pointer& a, const Pointer& b) noexcept {
-  return shared_access::pointer(a) == shared_access::pointer(b) && shared_access::block(a) == shared_access::block(b);
+  return shared_access::pointer(a) == shared_access::pointer(b) && shared_access::owner(a) == shared_access::owner(b);
 }
 
 // One copy per process (see process_wide.hpp): two copies would let two shared libraries access

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSL-1.0
+// Which load proxy (load_proxy.hpp) each thread has, when it arms it, and how a writer revokes the
+// proxies that stand for a node it unlinked. One proxy per hazard record of hazard_slots' table, in
+// load_proxy's table, never freed; a thread uses its record's.
+//
+// When a thread arms its proxy: in a multi-threaded process, at a load that copied the value of a
+// node (still under the load's hazard protection) that this thread's loads found `streak_needed_`
+// times in a row, if the proxy is free; its next loads go through it. A thread that loads from
+// several atomics in turn keeps its proxy for the first one it armed it for, until a writer
+// replaces that node. A single-threaded process never arms one.
+//
+// Why a writer always sees an armed proxy it must revoke: the owner arms the proxy, publishes the
+// node in its hazard record (seq_cst), then reads the atomic again (seq_cst); a writer unlinks the
+// node (seq_cst), then reads every record (seq_cst). If the owner's second read still found the node,
+// the writer's unlinking comes later in the single total order, and its scan sees the record; if it
+// did not, the owner revokes the proxy itself. A load that takes a reference on an armed proxy reads
+// the atomic (finding the node), then `standing` (finding it set), both seq_cst: the writer clears
+// `standing` after unlinking, so the node was the atomic's value when the load read it (a node at the
+// same address later is another node, made after the proxy was revoked), and the reference taken
+// (increment unless zero) keeps the proxy, and so the value, alive.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+
+#include "control_block.hpp"
+#include "hazard_slots.hpp"
+#include "load_proxy.hpp"
+#include "process_wide.hpp"
+#include "slow_path.hpp"
+
+namespace own::detail {
+
+static_assert(load_proxy::table_size == hazard_table_size, "a proxy for each record of the table");
+
+class OWN_PROCESS_WIDE load_proxies {
+ public:
+  // Loads of one node in a row that arm the proxy, at first; an arming that served fewer than
+  // `worth_arming` loads before its node went doubles it, up to `max_streak`, and one that served
+  // as many brings it back.
+  static constexpr unsigned first_streak = 2;
+  static constexpr unsigned max_streak = 64;
+  static constexpr unsigned worth_arming = 8;
+
+  // For a load that found `node` in the atomic: the calling thread's proxy, if it stands for
+  // `node`, with one more reference taken for the caller; else nullptr.
+  static load_proxy* share(const void* node) noexcept {
+    // (armed_for_ first, on a line of this thread's: a thread that has not armed its proxy for
+    // this node reads nothing else.)
+    if (node == nullptr || node != armed_for_ || !mine_->share(node)) return nullptr;
+    ++served_;
+    return mine_;
+  }
+
+  // For a load that found `node` without the proxy: whether the thread should arm its proxy for
+  // it now (see the file comment).
+  static bool streak_reached(const hazard_node* node) noexcept {
+    if (armed_for_ != nullptr && node != armed_for_) judge_last_arming();
+    if (node != last_seen_) {
+      last_seen_ = node;
+      streak_ = 1;
+      return false;
+    }
+    return ++streak_ >= streak_needed_ && !process_is_single_threaded() && !exited_;
+  }
+
+  // For a load that found `node`, whose value's block is `real` (which the caller keeps alive),
+  // stored pointer `element`, and whose streak_reached(): the calling thread's proxy, armed for it;
+  // or nullptr (no proxy for this thread, or not free yet). The caller must then read the atomic
+  // again and revoke the proxy if the node is gone (see the file comment).
+  static load_proxy* arm(const hazard_node* node, control_block* real, const void* element) noexcept {
+    if (mine_ == nullptr) {
+      const std::size_t i = hazard_slots::local_table_index();
+      if (i == hazard_slots::npos) return nullptr;
+      mine_ = &load_proxy::at(i);
+      load_proxy::note_used(i);
+      index_ = i;
+      static thread_local cleaner instance;  // revokes the proxy as the thread exits
+      static_cast<void>(instance);
+    }
+    if (!mine_->is_free()) return nullptr;
+    mine_->arm(node, real, element);
+    hazard_slots::mark_proxied(index_, node);
+    armed_for_ = node;
+    served_ = 0;
+    return mine_;
+  }
+
+  // For a writer that unlinked `node`, in the scan that follows (hazard_slots::protection): who
+  // held it, and each proxy armed for it revoked. Runs no user code while the node still holds its
+  // reference to the value (the proxy's last release then drops one that is not the last).
+  static hazard_slots::held_by protection_revoking(const hazard_node* node) noexcept {
+    return hazard_slots::protection(node, [](std::size_t i) { load_proxy::at(i).revoke(); });
+  }
+
+ private:
+  // The last arming is over (its node went): was it worth it?
+  OWN_NOINLINE static void judge_last_arming() noexcept {
+    streak_needed_ = served_ >= worth_arming ? first_streak : std::min(2 * streak_needed_, max_streak);
+    armed_for_ = nullptr;
+  }
+
+  struct cleaner {
+    cleaner() = default;
+    cleaner(const cleaner&) = delete;
+    cleaner& operator=(const cleaner&) = delete;
+    ~cleaner() {
+      exited_ = true;
+      hazard_slots::mark_proxied(index_, nullptr);
+      std::exchange(mine_, nullptr)->disown();
+    }
+  };
+
+  static inline thread_local load_proxy* mine_ = nullptr;
+  static inline thread_local std::size_t index_ = 0;
+  static inline thread_local const hazard_node* last_seen_ = nullptr;  // by this thread's last load
+  static inline thread_local unsigned streak_ = 0;                      // loads in a row that found it
+  static inline thread_local unsigned streak_needed_ = first_streak;
+  static inline thread_local const hazard_node* armed_for_ = nullptr;  // by the last arming, until judged
+  static inline thread_local unsigned served_ = 0;                      // loads through the proxy since
+  static inline thread_local bool exited_ = false;
+};
+
+}  // namespace own::detail
