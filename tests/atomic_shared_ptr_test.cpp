@@ -390,6 +390,34 @@ TEST(AtomicSharedPtrProxiedLoad, OutlivesTheLoadingThread) {
   EXPECT_EQ(log.blocks_in_use(), 0);
 }
 
+// A thread_local made before the thread armed its proxy is destroyed after the proxy's own clean-up
+// at thread exit: its destructor's loads must still work, without the proxy.
+struct loads_at_exit {
+  const own::atomic_shared_ptr<tracked>* atomic = nullptr;
+  int* seen = nullptr;
+  loads_at_exit() = default;
+  loads_at_exit(const loads_at_exit&) = delete;
+  loads_at_exit& operator=(const loads_at_exit&) = delete;
+  ~loads_at_exit() {
+    if (atomic) {
+      for (int i = 0; i < 3; ++i) *seen += atomic->load()->value();
+    }
+  }
+};
+
+TEST(AtomicSharedPtrProxiedLoad, LoadsInThreadExitGoOnWithoutIt) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(5));
+  int seen = 0;
+  std::thread([&] {
+    static thread_local loads_at_exit at_exit;
+    at_exit.atomic = &a;
+    at_exit.seen = &seen;
+    EXPECT_EQ(proxied_load(a)->value(), 5);
+  }).join();
+  EXPECT_EQ(seen, 15);
+  EXPECT_EQ(a.load().use_count(), 2);
+}
+
 // use_count() counts as std does, though the value's block holds one reference for the proxy
 // (never fewer: a sole owner stays alone).
 TEST(AtomicSharedPtrProxiedLoad, CountsAsStdDoes) {

@@ -107,6 +107,7 @@ class OWN_PROCESS_WIDE load_proxies {
     cleaner& operator=(const cleaner&) = delete;
     ~cleaner() {
       exited_ = true;
+      armed_for_ = nullptr;  // loads from later thread_local destructors: no proxy (mine_ is gone)
       hazard_slots::mark_proxied(index_, nullptr);
       std::exchange(mine_, nullptr)->disown();
     }
