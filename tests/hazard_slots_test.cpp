@@ -219,13 +219,13 @@ TEST(HazardSlots, ProtectionFindsTheRecordsThatProxyTheNode) {
     hazard_slots::write_guard guard;
     ASSERT_EQ(guard.protect(src), &nodes[0]);
     theirs = hazard_slots::local_table_index();
-    hazard_slots::mark_proxied(theirs, &nodes[0]);
+    hazard_slots::mark_proxied(&nodes[0]);
     s.reach(1);
     s.wait_for(2);
-    hazard_slots::mark_proxied(theirs, nullptr);
+    hazard_slots::mark_proxied(nullptr);
   });
   s.wait_for(1);
-  hazard_slots::mark_proxied(mine, &nodes[0]);
+  hazard_slots::mark_proxied(&nodes[0]);
   EXPECT_EQ(hazard_slots::protection(&nodes[0], note), held_by::another_writer);
   std::sort(found.begin(), found.end());
   std::vector<std::size_t> expected{mine, theirs};
@@ -234,7 +234,7 @@ TEST(HazardSlots, ProtectionFindsTheRecordsThatProxyTheNode) {
   found.clear();
   EXPECT_EQ(hazard_slots::protection(&nodes[1], note), held_by::nobody);
   EXPECT_TRUE(found.empty());
-  hazard_slots::mark_proxied(mine, nullptr);
+  hazard_slots::mark_proxied(nullptr);
   s.reach(2);
   other.join();
 }

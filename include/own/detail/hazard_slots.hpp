@@ -282,10 +282,10 @@ class OWN_PROCESS_WIDE hazard_slots {
     std::size_t i = npos;
     return local_record_ && in_table(local_record_, i) ? i : npos;
   }
-  // For the owner of the table's record `index`: its proxy now stands for `node` (seq_cst: a writer
-  // that unlinks `node` later in the single total order sees it).
-  static void mark_proxied(std::size_t index, const hazard_node* node) noexcept {
-    table_[index].proxied.store(node, std::memory_order_seq_cst);
+  // For a thread whose record is the table's (local_table_index() != npos): its proxy now stands
+  // for `node` (seq_cst: a writer that unlinks `node` later in the single total order sees it).
+  static void mark_proxied(const hazard_node* node) noexcept {
+    local_record_->proxied.store(node, std::memory_order_seq_cst);
   }
 
   // For a writer: hands over an unlinked node that is_protected() found protected: it will be freed

@@ -75,13 +75,14 @@ class OWN_PROCESS_WIDE load_proxies {
       if (i == hazard_slots::npos) return nullptr;
       mine_ = &load_proxy::at(i);
       load_proxy::note_used(i);
-      index_ = i;
-      static thread_local cleaner instance;  // revokes the proxy as the thread exits
+      // Revokes the proxy as the thread exits; made after hazard_slots' own (the thread has its
+      // record already), so destroyed before it, while the record is still the thread's.
+      static thread_local cleaner instance;
       static_cast<void>(instance);
     }
     if (!mine_->is_free()) return nullptr;
     mine_->arm(node, real, element);
-    hazard_slots::mark_proxied(index_, node);
+    hazard_slots::mark_proxied(node);
     armed_for_ = node;
     served_ = 0;
     return mine_;
@@ -108,13 +109,12 @@ class OWN_PROCESS_WIDE load_proxies {
     ~cleaner() {
       exited_ = true;
       armed_for_ = nullptr;  // loads from later thread_local destructors: no proxy (mine_ is gone)
-      hazard_slots::mark_proxied(index_, nullptr);
+      hazard_slots::mark_proxied(nullptr);
       std::exchange(mine_, nullptr)->disown();
     }
   };
 
   static inline thread_local load_proxy* mine_ = nullptr;
-  static inline thread_local std::size_t index_ = 0;
   static inline thread_local const hazard_node* last_seen_ = nullptr;  // by this thread's last load
   static inline thread_local unsigned streak_ = 0;                      // loads in a row that found it
   static inline thread_local unsigned streak_needed_ = first_streak;
