@@ -88,6 +88,30 @@ TEST_F(armed, ArmsAgainOnceFree) {
   proxy.revoke();
 }
 
+TEST_F(armed, KeepsOnlyItsOwnersWeakReferenceBetweenArmings) {
+  for (int round = 0; round != 3; ++round) {
+    own::shared_ptr<tracked> loaded = arm();
+    EXPECT_EQ(value.use_count(), 2) << "round " << round;
+    proxy.revoke();
+    EXPECT_FALSE(proxy.is_free()) << "a user is left";
+    loaded.reset();
+    EXPECT_EQ(proxy.counts(), control_block::one_weak) << "the owner's weak reference alone";
+    EXPECT_EQ(real->use_count(), 1);
+  }
+}
+
+TEST_F(armed, DisowningAFreeProxyFreesItAtOnce) {
+  arm().reset();
+  proxy.revoke();
+  proxy.disown();
+  EXPECT_TRUE(proxy.is_free());
+  EXPECT_EQ(real->use_count(), 1);
+  // Another owner takes it as a new one.
+  own::shared_ptr<tracked> loaded = arm();
+  EXPECT_EQ(value.use_count(), 2);
+  proxy.revoke();
+}
+
 TEST_F(armed, DisowningLeavesTheProxyToItsLastUser) {
   own::shared_ptr<tracked> loaded = arm();
   proxy.disown();

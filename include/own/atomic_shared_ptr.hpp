@@ -59,7 +59,9 @@
 ///    increment unless zero, on a line only this thread writes): no hazard protection, nothing
 ///    written that another thread reads. An arming that served fewer than 8 loads before its node
 ///    was replaced doubles the run of loads the next one waits for (up to 64), so that a value that
-///    keeps changing is not armed for at every change. The proxy holds a *standing* reference while it stands
+///    keeps changing is not armed for at every change. A thread keeps its proxy from its first
+///    arming to its exit, so that arming it again writes only the proxy's line and the value's count.
+///    The proxy holds a *standing* reference while it stands
 ///    for the node; the write that unlinks the node (store, exchange, compare_exchange, the
 ///    atomic's destructor) finds the proxy in the same scan of hazard records and revokes it
 ///    (drops the standing reference), so the value is released by that write as before, in the

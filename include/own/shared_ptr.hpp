@@ -470,8 +470,9 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
 
   /// The number of shared_ptrs owning the object (0 if empty); unique(): whether it is 1 (C++17).
   /// One relaxed load of the count, and one of a global; while some thread's atomic_shared_ptr load
-  /// proxy is in use, also a read of each such proxy (a line per thread that has had one), which
-  /// may hold users of this object (see atomic_shared_ptr.hpp).
+  /// proxy is in use (from the thread's first proxied load until it exits), also a read of each
+  /// such proxy (a line per thread that has had one), which may hold users of this object (see
+  /// atomic_shared_ptr.hpp).
   ///@{
   long use_count() const noexcept { return block_ ? detail::load_proxy::users_of(detail::load_proxy::owner_of(block_)) : 0; }
 #if __cplusplus < 202002L

@@ -117,6 +117,9 @@ class control_block {
   // Both counts in one word (relaxed): whether a reference was taken or dropped between two reads.
   std::uint64_t counts() const noexcept { return counts_.load(std::memory_order_relaxed); }
   bool expired() const noexcept { return use_count() == 0; }
+  // Whether one weak reference is all that is left (acquire): for a holder of that reference, what
+  // the releases of all the others did (the disposal included) happened before it.
+  bool only_one_weak_left() const noexcept { return counts_.load(std::memory_order_acquire) == one_weak; }
 
   void* get_deleter(type_key type) noexcept { return ops_->get_deleter(this, type); }
   const control_block_ops* ops() const noexcept { return ops_; }

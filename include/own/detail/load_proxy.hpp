@@ -37,29 +37,27 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
 
   // For its owner: whether the proxy stands for `node` and took one more reference for the caller.
   bool share(const void* node) noexcept { return node_ == node && standing_.load(std::memory_order_seq_cst) && try_add_shared(); }
-  // For its owner: whether it may be armed (no reference of any kind left from its last arming).
-  // The owner's weak reference goes once the proxy has no shared one left.
-  bool is_free() noexcept {
-    if (owner_weak_ && expired()) {
-      owner_weak_ = false;
-      release_weak();
-    }
-    return !in_use_.load(std::memory_order_acquire);
-  }
+  // For its owner: whether it may be armed (no reference left from its last arming, but the owner's
+  // weak one). Reads the counts only.
+  bool is_free() const noexcept { return owner_weak_ ? only_one_weak_left() : !in_use_.load(std::memory_order_acquire); }
   // For its owner, on a free proxy: stands for `node`, whose value's block is `real` (one shared
   // reference taken here) and stored pointer `element`, with the standing reference only (share()
-  // takes the others). The owner also holds a weak reference until is_free() or disown(): its loads take
-  // shared ones as weak_ptr::lock does, so the count must not look like a sole owner's (whose last
-  // release frees without a read-modify-write).
+  // takes the others). The owner's first arming also takes a weak reference, which it keeps through
+  // its later armings until disown(): its loads take shared ones as weak_ptr::lock does, so the
+  // count must not look like a sole owner's (whose last release frees without a read-modify-write),
+  // and while it holds that reference the proxy is never destroyed, so that arming again writes
+  // nothing but the proxy's line and the value's count.
   void arm(const void* node, control_block* real, const void* element) noexcept {
     real->add_shared();
     real_.store(real, std::memory_order_relaxed);
     element_ = element;
     node_ = node;
     reset_counts(1, 1);
-    owner_weak_ = true;
-    in_use_.store(true, std::memory_order_relaxed);
-    in_use_count_.fetch_add(1, std::memory_order_relaxed);
+    if (!owner_weak_) {
+      owner_weak_ = true;
+      in_use_.store(true, std::memory_order_relaxed);
+      in_use_count_.fetch_add(1, std::memory_order_relaxed);
+    }
     // Relaxed: a writer reads it only after the node in the owner's hazard record, which the owner
     // publishes next (seq_cst, so with release).
     standing_.store(true, std::memory_order_relaxed);
@@ -84,7 +82,8 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   // The users of the value whose block is `owner` (not a proxy), as std counts them: its count,
   // with each proxy that holds one reference to it counted as the proxy's users instead (its
   // standing reference is no user). As exact as std's wherever nothing changes meanwhile. Reads
-  // the proxies in use only while any is: one load more than the count when none is.
+  // the proxies in use only while any is (a proxy is in use from its owner's first arming until
+  // its owner's exit and its last user): one load more than the count when none is.
   static long users_of(const control_block* owner) noexcept;
 
   // The table of proxies (one per hazard record of hazard_slots' table; load_proxies says which
@@ -116,7 +115,7 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   std::atomic<bool> standing_{false};
   std::atomic<bool> in_use_{false};
 
-  static inline std::atomic<long> in_use_count_{0};     // proxies armed and not yet freed
+  static inline std::atomic<long> in_use_count_{0};     // proxies in use (see users_of)
   static inline std::atomic<std::size_t> used_end_{0};  // 1 + the highest index ever used
 };
 
