@@ -182,7 +182,9 @@
 ///    the value. An armed proxy is always revoked by the write that unlinks its node: its owner
 ///    publishes the node in its hazard record, then reads the pointer again, revoking the proxy
 ///    itself if the node is gone; otherwise the unlinking write's scan sees the record. Revoking is
-///    an exchange of the standing flag, so the standing reference is dropped once. The proxy never
+///    an exchange of the standing flag, so the standing reference is dropped once. A scan that read
+///    a record's earlier node may revoke a later arming early (a lost proxy, nothing worse): the
+///    arming sets the flag with release, so that such a revocation sees its counts and value. The proxy never
 ///    looks like a sole owner's block (its owner holds a weak reference to it), so its last
 ///    release always decrements, and an increment unless zero cannot revive it.
 ///  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its

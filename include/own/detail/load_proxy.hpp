@@ -58,9 +58,11 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
       in_use_.store(true, std::memory_order_relaxed);
       in_use_count_.fetch_add(1, std::memory_order_relaxed);
     }
-    // Relaxed: a writer reads it only after the node in the owner's hazard record, which the owner
-    // publishes next (seq_cst, so with release).
-    standing_.store(true, std::memory_order_relaxed);
+    // Release: a writer whose scan read the record's previous node (an arming its owner revoked
+    // itself) may yet find this arming standing and revoke it; its exchange must then see the
+    // counts and `real` written above, or its release could hit the last arming's counts (lost
+    // under reset_counts) and value. (On x86 the same plain store as a relaxed one.)
+    standing_.store(true, std::memory_order_release);
   }
   // For its owner, as its thread exits: revokes, and lets the last user free the proxy.
   void disown() noexcept {
@@ -70,7 +72,8 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   // Drops the standing reference unless somebody did: for a writer that unlinked the node, or the
   // owner. May run real's user code (its last release), unless the caller holds a reference.
   void revoke() noexcept {
-    // (A record's node may be stale, its proxy long revoked: then one load, no write.)
+    // (A record's node may be stale, its proxy long revoked: then one load, no write. Or re-armed
+    // since for another node: then that arming goes early, which only costs its loads the proxy.)
     if (standing_.load(std::memory_order_relaxed) && standing_.exchange(false, std::memory_order_acq_rel)) release_shared();
   }
   const void* element() const noexcept { return element_; }
