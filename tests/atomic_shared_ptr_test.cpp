@@ -5,6 +5,7 @@
 // operation that check every object is destroyed exactly once and every allocation returned (run
 // them under TSan and ASan).
 #include <own/atomic_shared_ptr.hpp>
+#include <own/local_shared_ptr.hpp>
 
 #include <gtest/gtest.h>
 
@@ -317,6 +318,27 @@ TEST(AtomicSharedPtrProxiedLoad, IsOwnedByTheValuesOwner) {
   p.reset();
   EXPECT_TRUE(w.expired());
   EXPECT_EQ(deletions, 1);
+}
+
+TEST(AtomicSharedPtrProxiedLoad, ALocalGroupMadeFromItObservesTheValue) {
+  make_the_process_multi_threaded();
+  own::shared_ptr<tracked> p = own::make_shared<tracked>(1);
+  own::atomic_shared_ptr<tracked> a(p);
+  own::shared_ptr<tracked> loaded = proxied_load(a);
+  ASSERT_TRUE(proxied(loaded));
+  own::local_shared_ptr<tracked> local(std::move(loaded));
+  own::local_weak_ptr<tracked> w = local;
+  EXPECT_EQ(local.use_count(), 1);
+  EXPECT_EQ(p.use_count(), 3);  // p, the atomic, the local group
+  local.reset();
+  a.store(own::make_shared<tracked>(2));  // revokes the proxy: only p keeps the value now
+  EXPECT_FALSE(w.expired()) << "p still owns it";
+  own::local_shared_ptr<tracked> again = w.lock();
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again.get(), p.get());
+  again.reset();
+  p.reset();
+  EXPECT_TRUE(w.expired());
 }
 
 TEST(AtomicSharedPtrProxiedLoad, CompareExchangeTakesItAsTheValue) {

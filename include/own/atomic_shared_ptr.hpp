@@ -183,10 +183,12 @@
 ///    publishes the node in its hazard record, then reads the pointer again, revoking the proxy
 ///    itself if the node is gone; otherwise the unlinking write's scan sees the record. Revoking is
 ///    an exchange of the standing flag, so the standing reference is dropped once. A scan that read
-///    a record's earlier node may revoke a later arming early (a lost proxy, nothing worse): the
-///    arming sets the flag with release, so that such a revocation sees its counts and value. The proxy never
-///    looks like a sole owner's block (its owner holds a weak reference to it), so its last
-///    release always decrements, and an increment unless zero cannot revive it.
+///    a record's earlier node may revoke a later arming early: the proxy is lost to its loads, and
+///    if that arming's node was replaced meanwhile, this release may be its value's last (run by
+///    this writer, unprotected: a writer, as the file documentation allows). The arming sets the
+///    flag with release, so that such a revocation sees its counts and value. While its owner may
+///    arm it, the proxy does not look like a sole owner's block (the owner holds a weak reference
+///    to it), so its last release always decrements, and an increment unless zero cannot revive it.
 ///  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
 ///    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
 ///    released with them, or, held for writers, by the next write.
@@ -196,7 +198,7 @@
 ///    later threads. A reader drops a proxy's standing reference only while it holds another
 ///    reference to the proxy (the load that armed it, finding its node gone); a writer revokes
 ///    proxies in its scan, before it retires the node, whose reference then keeps the proxy's
-///    release from being the value's last. A thread's exit drops its proxy's standing reference
+///    release from being the value's last (but for the early revocation above, also a writer's). A thread's exit drops its proxy's standing reference
 ///    there (the value's destructor may run in that thread's exit, as in any thread that drops a
 ///    shared_ptr).
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:

@@ -157,6 +157,7 @@ class local_shared_ptr {
   ///@{
   template <class Y, if_compatible<Y> = 0>
   local_shared_ptr(shared_ptr<Y>&& r) : ptr_(r.get()) {
+    detail::shared_access::unproxy(r);  // local_weak_ptr::lock must see the object, not a proxy
     if (detail::control_block* global = detail::shared_access::block(r)) {
       counts_ = detail::local_counts::make_node(global).release();
       detail::shared_access::detach(r);

@@ -101,6 +101,16 @@ struct shared_access {
   static control_block* owner(const Pointer& p) noexcept {
     return load_proxy::owner_of(p.block_);
   }
+  // Moves p's reference from a load proxy to the block that owns its object (no change for any
+  // other p): for holders that take weak references on p's block (local_shared_ptr's group), which
+  // must observe the object's life, not the proxy's. Runs no user code.
+  template <class T>
+  static void unproxy(shared_ptr<T>& p) noexcept {
+    control_block* const owner = load_proxy::owner_of(p.block_);
+    if (owner == p.block_) return;
+    owner->add_shared();
+    std::exchange(p.block_, owner)->release_shared();  // not the owner's last: it has one more
+  }
   // Drops p's reference and empties p, unless that would run user code (see
   // control_block::release_shared_unless_last): whether it did. p is unchanged if not.
   template <class T>
@@ -470,9 +480,9 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
 
   /// The number of shared_ptrs owning the object (0 if empty); unique(): whether it is 1 (C++17).
   /// One relaxed load of the count, and one of a global; while some thread's atomic_shared_ptr load
-  /// proxy is in use (from the thread's first proxied load until it exits), also a read of each
-  /// such proxy (a line per thread that has had one), which may hold users of this object (see
-  /// atomic_shared_ptr.hpp).
+  /// proxy is in use (from the thread's first arming of it until the thread has exited and the
+  /// last copy loaded through it is gone), also a read of each such proxy (a line per thread that
+  /// has had one), which may hold users of this object (see atomic_shared_ptr.hpp).
   ///@{
   long use_count() const noexcept { return block_ ? detail::load_proxy::users_of(detail::load_proxy::owner_of(block_)) : 0; }
 #if __cplusplus < 202002L

@@ -89,8 +89,10 @@ class OWN_PROCESS_WIDE load_proxies {
   }
 
   // For a writer that unlinked `node`, in the scan that follows (hazard_slots::protection): who
-  // held it, and each proxy armed for it revoked. Runs no user code while the node still holds its
-  // reference to the value (the proxy's last release then drops one that is not the last).
+  // held it, and each proxy armed for it revoked. The node still holds its reference to the value,
+  // so the proxy's last release drops one that is not the last; but a proxy whose record the scan
+  // read before its owner re-armed it for a later node is revoked too, and that node's value, if
+  // it was replaced meanwhile, may then be released here, its user code run in this writer.
   static hazard_slots::held_by protection_revoking(const hazard_node* node) noexcept {
     return hazard_slots::protection(node, [](std::size_t i) { load_proxy::at(i).revoke(); });
   }

@@ -9,7 +9,8 @@
 // shared_ptr that uses the proxy as its block. A load that finds the atomic still holding that node
 // takes a reference on the proxy (increment unless zero) instead of on `real`. Whoever clears
 // `standing` first (the writer that unlinks the node, or the owner) drops the standing reference;
-// the proxy's last reference releases `real`, then frees the proxy for its owner to arm again.
+// the proxy's last shared reference releases `real`, and the proxy is free for its owner to arm
+// again (the owner keeps a weak reference to it from its first arming until its thread exits).
 //
 // What a proxied shared_ptr means to its users: the proxy is its control block, but the owner it
 // reports is `real` (owner_before, owner_hash, owner_equal, a weak_ptr made from it, the atomics'
@@ -38,7 +39,7 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   // For its owner: whether the proxy stands for `node` and took one more reference for the caller.
   bool share(const void* node) noexcept { return node_ == node && standing_.load(std::memory_order_seq_cst) && try_add_shared(); }
   // For its owner: whether it may be armed (no reference left from its last arming, but the owner's
-  // weak one). Reads the counts only.
+  // weak one). One load.
   bool is_free() const noexcept { return owner_weak_ ? only_one_weak_left() : !in_use_.load(std::memory_order_acquire); }
   // For its owner, on a free proxy: stands for `node`, whose value's block is `real` (one shared
   // reference taken here) and stored pointer `element`, with the standing reference only (share()
