@@ -198,7 +198,8 @@
 ///    later threads. A reader drops a proxy's standing reference only while it holds another
 ///    reference to the proxy (the load that armed it, finding its node gone); a writer revokes
 ///    proxies in its scan, before it retires the node, whose reference then keeps the proxy's
-///    release from being the value's last (but for the early revocation above, also a writer's). A thread's exit drops its proxy's standing reference
+///    release from being the value's last (but for the early revocation above, also a writer's).
+///    A thread's exit drops its proxy's standing reference
 ///    there (the value's destructor may run in that thread's exit, as in any thread that drops a
 ///    shared_ptr).
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:

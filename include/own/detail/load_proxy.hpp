@@ -74,7 +74,7 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   // owner. May run real's user code (its last release), unless the caller holds a reference.
   void revoke() noexcept {
     // (A record's node may be stale, its proxy long revoked: then one load, no write. Or re-armed
-    // since for another node: then that arming goes early, which only costs its loads the proxy.)
+    // since for another node: then that arming goes early; see atomic_shared_ptr.hpp's proof.)
     if (standing_.load(std::memory_order_relaxed) && standing_.exchange(false, std::memory_order_acq_rel)) release_shared();
   }
   const void* element() const noexcept { return element_; }
