@@ -88,6 +88,61 @@ def _block_counts(block):
     return shared, weak
 
 
+# A shared_ptr loaded from an atomic_shared_ptr may hold a thread's load proxy as its block: a
+# control block in load_proxy_table's cells that holds one reference to the value's block, real_
+# (detail/load_proxy.hpp). Its get() is the value's; the counts shown are the value's, as
+# use_count() gives them (load_proxy::users_of): the value's block's count, with each proxy that
+# holds a reference to it counted as its own users instead.
+
+def _static(name):
+    # A static member, or None where the program has none (it never loads from an atomic).
+    try:
+        return gdb.parse_and_eval(name)
+    except gdb.error:
+        return None
+
+
+def _proxy_cells():
+    return _static('own::detail::load_proxy_table::cells')
+
+
+def _proxy(block, cells):
+    # The load proxy whose control block `block` is, or None.
+    if cells is None:
+        return None
+    offset = int(block) - int(cells.address)
+    if not 0 <= offset < cells.type.sizeof:
+        return None
+    return cells[offset // cells[0].type.sizeof]['proxy']
+
+
+def _owner(block):
+    # The block that owns block's object (load_proxy::owner_of).
+    proxy = _proxy(block, _proxy_cells())
+    return block if proxy is None else _atomic(proxy['real_'])
+
+
+def _users(owner):
+    # use_count() of a pointer whose owner block is `owner` (load_proxy::users_of).
+    users = _block_counts(owner)[0]
+    cells = _proxy_cells()
+    in_use = _static('own::detail::load_proxy::in_use_count_')
+    if users == 0 or cells is None or in_use is None or int(_atomic(in_use)) == 0:
+        return users
+    for i in range(int(_atomic(_static('own::detail::load_proxy::used_end_')))):
+        proxy = cells[i]['proxy']
+        shared = _block_counts(proxy.address)[0]
+        if shared > 0 and int(_atomic(proxy['real_'])) == int(owner):
+            users += shared - (1 if int(_atomic(proxy['standing_'])) else 0) - 1
+    return max(users, 1)
+
+
+def _shown_counts(block):
+    # (use count, weak count) of a shared_ptr or weak_ptr whose block is `block`, not null.
+    owner = _owner(block)
+    return _users(owner), _block_counts(owner)[1]
+
+
 def _counts_text(shared, weak):
     if shared == 0:
         return '(expired, weak count %d)' % weak
@@ -103,11 +158,11 @@ class SharedPrinter:
         block = self.value['block_']
         if int(block) == 0:
             return '%s (empty)' % _type_name(self.value)
-        return '%s %s' % (_type_name(self.value), _counts_text(*_block_counts(block)))
+        return '%s %s' % (_type_name(self.value), _counts_text(*_shown_counts(block)))
 
     def children(self):
         block = self.value['block_']
-        alive = int(block) != 0 and _block_counts(block)[0] != 0
+        alive = int(block) != 0 and _block_counts(_owner(block))[0] != 0
         return _children(self.value, self.value['ptr_'], alive)
 
 
@@ -433,7 +488,7 @@ def _use_count(value):
         counts = value['counts_']
         return int(counts.dereference()['shared_']) if int(counts) != 0 else 0
     block = value['block_']
-    return _block_counts(block)[0] if int(block) != 0 else 0
+    return _users(_owner(block)) if int(block) != 0 else 0
 
 
 class _Worker(gdb.xmethod.XMethodWorker):

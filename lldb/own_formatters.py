@@ -37,6 +37,55 @@ def _block_counts(block):
     return shared, (word >> 32) - (1 if shared else 0)
 
 
+# A shared_ptr loaded from an atomic_shared_ptr may hold a thread's load proxy as its block: a
+# control block in load_proxy_table's cells that holds one reference to the value's block, real_
+# (detail/load_proxy.hpp). The counts shown are the value's, as use_count() gives them
+# (load_proxy::users_of): the value's block's count, with each proxy that holds a reference to it
+# counted as its own users instead.
+
+def _static(value, name):
+    # A static member, or None where the program has none (it never loads from an atomic).
+    found = value.GetTarget().FindFirstGlobalVariable(name)
+    return found if found.IsValid() else None
+
+
+def _block_at(value, address):
+    # A control_block* to `address`, made from `value`, a control_block*.
+    return value.CreateValueFromAddress('block', address, value.GetType().GetPointeeType()).AddressOf()
+
+
+def _owner(block):
+    # The block that owns block's object (load_proxy::owner_of), or None if unreadable.
+    cells = _static(block, 'own::detail::load_proxy_table::cells')
+    if cells is None:
+        return block
+    offset = _unsigned(block) - cells.GetLoadAddress()
+    if not 0 <= offset < cells.GetByteSize():
+        return block
+    cell = cells.GetChildAtIndex(0)
+    proxy = cells.GetChildAtIndex(offset // cell.GetByteSize()).GetChildMemberWithName('proxy')
+    real = _atomic_word(proxy.GetChildMemberWithName('real_'))
+    return _block_at(block, real) if real else None
+
+
+def _users(owner):
+    # use_count() of a pointer whose owner block is `owner` (load_proxy::users_of), or None.
+    counts = _block_counts(owner)
+    if counts is None:
+        return None
+    users = counts[0]
+    cells = _static(owner, 'own::detail::load_proxy_table::cells')
+    in_use = _static(owner, 'own::detail::load_proxy::in_use_count_')
+    if users == 0 or cells is None or in_use is None or not _atomic_word(in_use):
+        return users
+    for i in range(_atomic_word(_static(owner, 'own::detail::load_proxy::used_end_')) or 0):
+        proxy = cells.GetChildAtIndex(i).GetChildMemberWithName('proxy')
+        shared = (_block_counts(proxy.AddressOf()) or (0, 0))[0]
+        if shared > 0 and _atomic_word(proxy.GetChildMemberWithName('real_')) == _unsigned(owner):
+            users += shared - (1 if _atomic_word(proxy.GetChildMemberWithName('standing_')) else 0) - 1
+    return max(users, 1)
+
+
 def _dereferenceable(owner, pointer):
     # Not null, not void, and not an array owner (T = U[] or U[N]), whose pointer shows one element.
     if _unsigned(pointer) == 0:
@@ -87,10 +136,12 @@ def shared_summary(value, internal_dict):
     block = value.GetNonSyntheticValue().GetChildMemberWithName('block_')
     if _unsigned(block) == 0:
         return 'empty'
-    counts = _block_counts(block)
-    if counts is None:
+    owner = _owner(block)
+    counts = _block_counts(owner) if owner is not None else None
+    shared = _users(owner) if counts is not None else None
+    if shared is None:
         return 'unreadable control block at 0x%x' % _unsigned(block)
-    shared, weak = counts
+    weak = counts[1]
     if shared == 0:
         return 'expired, weak count %d' % weak
     return 'use count %d, weak count %d' % (shared, weak)
@@ -99,7 +150,8 @@ def shared_summary(value, internal_dict):
 class SharedChildren(_PointerChildren):
     def pointer_and_alive(self, owner):
         block = owner.GetChildMemberWithName('block_')
-        counts = _block_counts(block) if _unsigned(block) else None
+        block = _owner(block) if _unsigned(block) else None
+        counts = _block_counts(block) if block is not None else None
         return owner.GetChildMemberWithName('ptr_'), counts is not None and counts[0] != 0
 
 

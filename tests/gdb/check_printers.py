@@ -35,6 +35,13 @@ EXPECTED = [
     ('snapshot', 'own::snapshot_ptr<int> (in a hazard slot) = {get() = @, *get() = 42}'),
     ('std_atomic', '$std::atomic<own::shared_ptr<int> > = {load() = own::shared_ptr<int> (use count 1, weak count 0) = '
                    '{get() = @, *get() = 11}}'),
+    # stored, reloaded's node, proxied and proxied_copy: the count the program's use_count() gives,
+    # though the last two hold a load proxy's block, which holds one reference to stored's.
+    ('loaded_through_proxy', 'true'),
+    ('stored', 'own::shared_ptr<int> (use count 4, weak count 0) = {get() = @, *get() = 13}'),
+    ('proxied', 'own::shared_ptr<int> (use count 4, weak count 0) = {get() = @, *get() = 13}'),
+    ('reloaded', 'own::atomic_shared_ptr<int> = {load() = own::shared_ptr<int> (use count 4, weak count 0) = '
+                 '{get() = @, *get() = 13}}'),
     ('pool', 'own::pool (block size 64, blocks in use 2, high-water mark 3, chunks 1, bytes reserved #, '
              'upstream allocations 1 (100 bytes in use))'),
     ('concurrent', 'own::concurrent_pool (block size 32, blocks in use 2, high-water mark #, chunks 1, '
@@ -55,6 +62,8 @@ EXPECTED = [
     ('pt->y', '2'),
     ('shared.use_count()', '3'),
     ('weak.use_count()', '3'),
+    ('proxied.use_count()', '4'),
+    ('stored.use_count()', '4'),
     ('*managed', '5'),
     ('intrusive->value', '7'),
     ('*snapshot', '42'),

@@ -5,6 +5,8 @@
 #include <own/gdb_printers.hpp>
 #include <own/own.hpp>
 
+#include <thread>
+
 namespace {
 
 struct counted : own::intrusive_ref_counter<counted> {
@@ -47,6 +49,19 @@ int main() {
 #if __cplusplus >= 202002L
   std::atomic<own::shared_ptr<int>> std_atomic(own::make_shared<int>(11));  // libc++: std::__1::atomic
 #endif
+  // Copies loaded through this thread's load proxy (detail/load_proxy.hpp), whose block is not the
+  // value's: use_count() counts the value's owners all the same. Only a multi-threaded process arms
+  // a proxy, after a few loads of one value.
+  std::thread([] {}).join();
+  own::shared_ptr<int> stored = own::make_shared<int>(13);
+  own::atomic_shared_ptr<int> reloaded(stored);
+  auto through_proxy = [](const own::shared_ptr<int>& p) {
+    return own::detail::shared_access::block(p) != own::detail::shared_access::owner(p);
+  };
+  own::shared_ptr<int> proxied = reloaded.load();
+  for (int i = 0; i < 64 && !through_proxy(proxied); ++i) proxied = reloaded.load();
+  [[maybe_unused]] const bool loaded_through_proxy = through_proxy(proxied);
+  own::shared_ptr<int> proxied_copy = proxied;
 
   own::pool pool(64);
   void* a = pool.allocate();

@@ -20,6 +20,11 @@ EXPECTED = [
     ('empty_managed', '(own::managed_ptr<int>) empty_managed = empty {\n  get() = 0x0000000000000000\n}'),
     ('concurrent_object', '(own::shared_ptr<point>) concurrent_object = use count 1, weak count 0 '
                           '{\n  get() = @\n  *get() = (x = 3, y = 4)\n}'),
+    # A copy loaded through a load proxy, and the value's first owner: stored, the atomic's node,
+    # proxied and proxied_copy (as use_count() counts them; the proxy holds one reference).
+    ('loaded_through_proxy', '(const bool) loaded_through_proxy = true'),
+    ('stored', '(own::shared_ptr<int>) stored = use count 4, weak count 0 {\n  get() = @\n  *get() = 13\n}'),
+    ('proxied', '(own::shared_ptr<int>) proxied = use count 4, weak count 0 {\n  get() = @\n  *get() = 13\n}'),
     # Dereferencing through the formatters, as LLDB does for std::shared_ptr.
     ('*shared', '(own::shared_ptr<int>::element_type) *shared = 42'),
     ('pt->y', '(int) pt->y = 2'),
