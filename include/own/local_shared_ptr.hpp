@@ -70,10 +70,11 @@ struct local_access {
     shared_access::detach(housed);
     return adopt<T>(p, &header->local());
   }
-  // The control block that owns the object: what owner_before and friends compare.
-  template <class T>
-  static control_block* block(const local_shared_ptr<T>& r) noexcept {
-    return r.counts_ ? load_proxy::owner_of(r.counts_->global()) : nullptr;
+  // The control block that owns the object: what owner_before and friends compare. Never a load
+  // proxy: a group is made with the object's own block (see the shared_ptr&& constructor).
+  template <class Pointer>
+  static control_block* block(const Pointer& r) noexcept {
+    return r.counts_ ? r.counts_->global() : nullptr;
   }
   template <class T>
   static const void* owner(const local_shared_ptr<T>& r) noexcept {
@@ -81,7 +82,7 @@ struct local_access {
   }
   template <class T>
   static const void* owner(const local_weak_ptr<T>& r) noexcept {
-    return r.counts_ ? load_proxy::owner_of(r.counts_->global()) : nullptr;
+    return block(r);
   }
   template <class T>
   static const void* owner(const shared_ptr<T>& r) noexcept {
