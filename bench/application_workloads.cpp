@@ -17,19 +17,16 @@
 // Rows: exp8/<workload>/<way>, real time per run of the whole workload; counters: the phases (ms) and
 // peak_rss_mib, the peak resident memory of a fresh process (this executable, spawned with the same
 // environment) running the workload once, above its resident memory before.
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -41,13 +38,12 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "fresh_process.hpp"
 
 #include "own_headers.hpp"
 #if __has_include(<own/multipool.hpp>)
 #include <own/multipool.hpp>
 #endif
-
-extern char** environ;
 
 namespace {
 
@@ -432,37 +428,26 @@ std::size_t status_kib(const char* field) {
   return 0;
 }
 
-// The peak resident memory of a fresh process of this executable running `workload` with `way` once,
-// above its resident memory before, in MiB; -1 if it could not be measured.
-double peak_rss_mib(const std::string& workload, const std::string& way) {
-  char self[4096] = {};
-  if (::readlink("/proc/self/exe", self, sizeof self - 1) <= 0) return -1;
-  std::string arg = "--own_memory_probe=" + workload + "/" + way;
-  char* argv[] = {self, arg.data(), nullptr};
-  int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return -1;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, self, &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fds[1]);
-  char text[64] = {};
-  const ssize_t got = spawned == 0 ? ::read(pipe_fds[0], text, sizeof text - 1) : -1;
-  ::close(pipe_fds[0]);
-  int status = 0;
-  if (spawned == 0) ::waitpid(pid, &status, 0);
-  if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-  return std::strtod(text, nullptr);
+// The peak resident memory of running `workload` with `way` once, above the resident memory before,
+// in MiB; NaN if the workload failed. Run in a fresh process (fresh_process.hpp), so that no earlier
+// row's peak or heap counts.
+template <class Way>
+double peak_rss_mib(const std::string& workload) {
+  const std::size_t before = status_kib("VmRSS:");
+  phases times;
+  if (!run_once<Way>(workload, times)) return std::numeric_limits<double>::quiet_NaN();
+  const std::size_t peak = status_kib("VmHWM:");
+  return static_cast<double>(peak > before ? peak - before : 0) / 1024.0;
 }
 
 template <class Way>
 void add_workloads(const std::string& way) {
   for (const char* workload : {"tree", "pipeline", "lru", "persistent_map"}) {
     const std::string name = workload;
+    const std::string probe = "peak_rss/" + name + "/" + way;
+    own_bench::fresh_process_tasks()[probe] = [name] { return peak_rss_mib<Way>(name); };
     own_bench::add("exp8/" + name + "/" + way,
-                   [name, way](benchmark::State& state) {
+                   [name, way, probe](benchmark::State& state) {
                      phases times;
                      for (auto _ : state) run_once<Way>(name, times);
                      for (const auto& [phase, total] : times.totals) {
@@ -471,8 +456,8 @@ void add_workloads(const std::string& way) {
                      // Once per row, not per repetition: a probe runs the whole workload again.
                      static std::map<std::string, double> measured;
                      const std::string row = name + "/" + way;
-                     if (measured.count(row) == 0) measured[row] = peak_rss_mib(name, way);
-                     state.counters["peak_rss_mib"] = measured[row];
+                     if (measured.count(row) == 0) measured[row] = own_bench::in_fresh_process(probe);
+                     state.counters["peak_rss_mib"] = std::isnan(measured[row]) ? -1 : measured[row];
                    })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
@@ -490,38 +475,6 @@ const own_bench::registration rows([] {
 #endif
 });
 
-// The probe: `--own_memory_probe=<workload>/<way>` runs the workload once and prints its peak
-// resident memory above the start, in MiB, instead of running benchmarks.
-template <class Way>
-int probe(const std::string& workload) {
-  const std::size_t before = status_kib("VmRSS:");
-  phases times;
-  if (!run_once<Way>(workload, times)) return 1;
-  const std::size_t peak = status_kib("VmHWM:");
-  std::printf("%.2f\n", static_cast<double>(peak > before ? peak - before : 0) / 1024.0);
-  return 0;
-}
-
 }  // namespace
 
-int main(int argc, char** argv) {
-  const std::string flag = "--own_memory_probe=";
-  if (argc == 2 && std::strncmp(argv[1], flag.c_str(), flag.size()) == 0) {
-    const std::string spec = argv[1] + flag.size();
-    const std::string workload = spec.substr(0, spec.find('/'));
-    const std::string way = spec.substr(spec.find('/') + 1);
-    if (way == "std") return probe<std_way>(workload);
-#ifdef OWN_BENCH_HAS_SHARED_PTR
-    if (way == "own") return probe<own_way>(workload);
-#ifdef OWN_BENCH_HAS_CONCURRENT_POOL
-    if (way == "own_pool") return probe<own_pool_way>(workload);
-#endif
-#endif
-    return 1;
-  }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return own_bench::main_with_fresh_processes(argc, argv); }

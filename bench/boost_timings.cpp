@@ -8,7 +8,8 @@
 //     The renderer fits time = init + n * copy over the set sizes.
 //     Rows: exp2/copies/<impl>/<n>
 // (b) The container test: fill a std::vector and a std::list with 300,000 pointers to objects holding
-//     a random key, then sort by key. Rows: exp2/{vector,list}_{fill,sort}/<impl>
+//     a random key, then sort by key; each repetition in a fresh process (see container_fill).
+//     Rows: exp2/{vector,list}_{fill,sort}/<impl>
 // (c) sizeof each pointer (counter "bytes"). Rows: exp2/sizeof/<impl>
 //
 // The seed's strategies and what plays them here:
@@ -40,6 +41,7 @@
 #include "bench_common.hpp"
 #include "boost_pools.hpp"
 #include "floor.hpp"
+#include "fresh_process.hpp"
 #include "linked_ptr.hpp"
 
 #include "own_headers.hpp"
@@ -237,43 +239,38 @@ bool by_key(const typename S::ptr& a, const typename S::ptr& b) {
   return S::deref(a).key < S::deref(b).key;
 }
 
-// One untimed fill and clear first, so that the heap has grown to the working size before timing
-// (otherwise the first iterations pay page faults that depend on what ran before).
+// A container repetition runs in a fresh process (fresh_process.hpp), one untimed fill and clear
+// first, so that the heap has grown to the working size: every row then starts from the same heap.
+// In one process a fill would inherit the blocks another row freed, in whatever order: after a sort,
+// a random one, which scatters the next fill's blocks over the heap (a fill of this size then took
+// 10 times as long, for whichever rows happened to follow a sort of the same allocator's blocks).
+// Each returns the thread's CPU time of the timed part, in nanoseconds.
 template <class S, class Container>
-void warm_up(Container& c) {
+double container_fill() {
+  Container c;
   fill<S>(c);
   clear<S>(c);
-}
-
-template <class S, class Container>
-void container_fill(benchmark::State& state) {
-  Container c;
-  warm_up<S>(c);
-  for (auto _ : state) {
-    fill<S>(c);
-    state.PauseTiming();
-    clear<S>(c);
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(container_size()));
-}
-
-template <class S, class Container>
-void container_sort(benchmark::State& state) {
-  Container c;
-  warm_up<S>(c);
-  for (auto _ : state) {
-    state.PauseTiming();
-    clear<S>(c);
-    fill<S>(c);
-    state.ResumeTiming();
-    if constexpr (std::is_same_v<Container, std::vector<typename S::ptr>>)
-      std::sort(c.begin(), c.end(), by_key<S>);
-    else
-      c.sort(by_key<S>);
-  }
+  const double start = own_bench::thread_cpu_ns();
+  fill<S>(c);
+  const double ns = own_bench::thread_cpu_ns() - start;
   clear<S>(c);
-  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(container_size()));
+  return ns;
+}
+
+template <class S, class Container>
+double container_sort() {
+  Container c;
+  fill<S>(c);
+  clear<S>(c);
+  fill<S>(c);
+  const double start = own_bench::thread_cpu_ns();
+  if constexpr (std::is_same_v<Container, std::vector<typename S::ptr>>)
+    std::sort(c.begin(), c.end(), by_key<S>);
+  else
+    c.sort(by_key<S>);
+  const double ns = own_bench::thread_cpu_ns() - start;
+  clear<S>(c);
+  return ns;
 }
 
 // (c) sizeof.
@@ -289,12 +286,12 @@ void add_strategy(const std::string& impl) {
   own_bench::add("exp2/copies/" + impl, copies<S>)->Arg(0)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Arg(32)->Arg(64);
   using vec = std::vector<typename S::ptr>;
   using lst = std::list<typename S::ptr>;
-  // A container row's iteration is 2-250 ms of work (plus an untimed fill for the sorts): one iteration
-  // per repetition, and the median over the repetitions.
-  own_bench::add("exp2/vector_fill/" + impl, container_fill<S, vec>)->Iterations(1);
-  own_bench::add("exp2/vector_sort/" + impl, container_sort<S, vec>)->Iterations(1);
-  own_bench::add("exp2/list_fill/" + impl, container_fill<S, lst>)->Iterations(1);
-  own_bench::add("exp2/list_sort/" + impl, container_sort<S, lst>)->Iterations(1);
+  // A container row's repetition is 2-250 ms of work (plus untimed fills) in a process of its own:
+  // one iteration per repetition, and the median over the repetitions.
+  own_bench::add_fresh_process_row("exp2/vector_fill/" + impl, "vector_fill/" + impl, container_fill<S, vec>);
+  own_bench::add_fresh_process_row("exp2/vector_sort/" + impl, "vector_sort/" + impl, container_sort<S, vec>);
+  own_bench::add_fresh_process_row("exp2/list_fill/" + impl, "list_fill/" + impl, container_fill<S, lst>);
+  own_bench::add_fresh_process_row("exp2/list_sort/" + impl, "list_sort/" + impl, container_sort<S, lst>);
   own_bench::add("exp2/sizeof/" + impl, size_of<S>)->Iterations(1)->Repetitions(1);
 }
 
@@ -338,3 +335,5 @@ const own_bench::registration registered([] {
 });
 
 }  // namespace
+
+int main(int argc, char** argv) { return own_bench::main_with_fresh_processes(argc, argv); }

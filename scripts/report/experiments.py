@@ -59,7 +59,11 @@ EXPERIMENTS = [
             "the owners of an object form a doubly linked ring, so making one allocates nothing and a copy writes "
             "to its neighbours), the seed's subject. As in the seed, allocating the pointee is not timed, freeing "
             "it is; and the seed's code-size comparison is made again, from the object file. The seed's cyclic "
-            "pointer has no counterpart here."
+            "pointer has no counterpart here. Each repetition of a container row runs in a fresh process "
+            "(bench/common/fresh_process.hpp), after one untimed fill and clear, and is read by that process's "
+            "CPU time of the timed part: in one process, a fill that followed a sort got the blocks the sort's "
+            "clear had freed in random order, scattered over the heap, and took up to 10 times as long, so "
+            "each row's time depended on which rows happened to run before it."
         ),
         "untimed": r"^(sizeof|code_size)$",  # cases whose rows report a counter, not a time
         "floor_case": None,

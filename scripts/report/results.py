@@ -121,11 +121,15 @@ def load(results_dir):
 
 def row_clock(name, threads, exp, case, params):
     """The clock a row is read by. A row that asked for its process's CPU time (exp7's hand-offs: both
-    threads' CPU) is read by it; rows with two threads, or a second thread (hand-off: in the case or
-    the params), by the wall clock (for the hand-off floor, that is half its one-thread time:
+    threads' CPU) is read by it, and a row timed by hand by the time it gave (exp2's container rows:
+    the CPU time of a fresh process's thread, bench/common/fresh_process.hpp; Google Benchmark
+    reports a manual time as real_time); rows with two threads, or a second thread (hand-off: in the
+    case or the params), by the wall clock (for the hand-off floor, that is half its one-thread time:
     bench/common/handoff.hpp); other rows by the benchmark thread's CPU time."""
     if "/process_time" in name:
         return "cpu_time"
+    if "/manual_time" in name:
+        return "real_time"
     if threads > 1 or "handoff" in case or "handoff" in params or exp in REAL_TIME_EXPERIMENTS:
         return "real_time"
     return "cpu_time"
