@@ -199,9 +199,10 @@
 ///    reference to the proxy (the load that armed it, finding its node gone); a writer revokes
 ///    proxies in its scan, before it retires the node, whose reference then keeps the proxy's
 ///    release from being the value's last (but for the early revocation above, also a writer's).
-///    A thread's exit drops its proxy's standing reference
-///    there (the value's destructor may run in that thread's exit, as in any thread that drops a
-///    shared_ptr).
+///    A thread's exit revokes its proxy before its record stops naming the node, so a writer
+///    that unlinks the node meanwhile revokes it or finds it revoked before retiring the node: the
+///    exit never drops a stored value's last reference. (Copies loaded through the proxy that
+///    outlive the thread keep the proxy; the last of them releases the value, as any shared_ptr.)
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:
 ///    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
 ///    nobody holds any more, which their readers would otherwise free at their next operation.)

@@ -111,8 +111,12 @@ class OWN_PROCESS_WIDE load_proxies {
     ~cleaner() {
       exited_ = true;
       armed_for_ = nullptr;  // loads from later thread_local destructors: no proxy (mine_ is gone)
-      hazard_slots::mark_proxied(nullptr);
+      // Revoked before the record stops naming its node: a writer that unlinks the node meanwhile
+      // then finds the mark and revokes it, or finds it revoked, before it retires the node, whose
+      // reference keeps this release from being the value's last. (In the other order, a writer's
+      // scan between the two missed the proxy, and its store left the value to this thread.)
       std::exchange(mine_, nullptr)->disown();
+      hazard_slots::mark_proxied(nullptr);
     }
   };
 

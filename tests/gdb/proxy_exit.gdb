@@ -1,0 +1,14 @@
+# Run by tests/CMakeLists.txt (gdb -batch -x proxy_exit.gdb proxy_exit_program): see the program.
+set pagination off
+break own::detail::load_proxy::disown
+break own_gdb_stored
+run
+# Stopped in the loading thread's exit, as it disowns its proxy: the main thread alone stores.
+set var exiting_thread_stopped = 1
+thread 1
+set scheduler-locking on
+continue
+# Stopped in own_gdb_stored: the main thread has printed. Everything runs to the end.
+set scheduler-locking off
+delete
+continue

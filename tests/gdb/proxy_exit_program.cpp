@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: BSL-1.0
+// The program proxy_exit.gdb runs, to put a store at one exact point of another thread's exit: a
+// thread loads through its load proxy, drops every copy and exits; gdb stops it as its exit cleanup
+// disowns the proxy (load_proxy::disown) and lets only the main thread run, which stores nullptr
+// into the atomic, the value's only owner then. As with std, that store must release the value: the
+// exiting thread must not have hidden its armed proxy from the store's scan (load_proxies.hpp).
+// Prints what it saw, for the test's regular expression. Built with -O0 -g, without sanitizers.
+#include <own/atomic_shared_ptr.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace {
+
+std::atomic<int> live{0};
+
+struct tracked {
+  tracked() noexcept { ++live; }
+  tracked(const tracked&) = delete;
+  tracked& operator=(const tracked&) = delete;
+  ~tracked() { --live; }
+};
+
+bool through_proxy(const own::shared_ptr<tracked>& p) {
+  return own::detail::shared_access::block(p) != own::detail::shared_access::owner(p);
+}
+
+}  // namespace
+
+volatile int exiting_thread_stopped = 0;  // set by gdb, with the loading thread stopped in its exit
+
+// Where gdb stops once the main thread has printed; out of line and with a side effect to keep.
+extern "C" [[gnu::noinline]] void own_gdb_stored() { asm volatile(""); }
+
+int main() {
+  std::thread([] {}).join();  // only a multi-threaded process arms a proxy
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>());
+  const own::weak_ptr<tracked> w = a.load();
+  std::atomic<bool> proxied{false};
+  std::atomic<bool> dropped{false};
+  std::thread loader([&] {
+    own::shared_ptr<tracked> p = a.load();
+    for (int i = 0; i < 64 && !through_proxy(p); ++i) p = a.load();
+    proxied = through_proxy(p);
+    p.reset();
+    dropped = true;
+  });
+  while (!dropped) {
+  }
+  // Bounded, so that a run where gdb never stops the loader fails instead of hanging.
+  for (const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+       exiting_thread_stopped == 0 && std::chrono::steady_clock::now() < until;) {
+  }
+  a.store(nullptr);
+  std::printf("stopped %d, proxied %d, after the store: expired %d, live %d\n", exiting_thread_stopped,
+              static_cast<int>(proxied.load()), static_cast<int>(w.expired()), live.load());
+  std::fflush(stdout);
+  own_gdb_stored();
+  loader.join();
+  return 0;
+}
