@@ -15,14 +15,23 @@
 //      the other loads: exp6/atomic_<load|store|mixed>/<impl>/real_time/threads:<n>
 //      std = std::atomic<std::shared_ptr<T>> (libstdc++), boost = boost::atomic_shared_ptr,
 //      own = own::atomic_shared_ptr; own_snapshot = its snapshot() read, as a row of the load case.
+//  (e) a heap after churn, in a fresh process per repetition (fresh_process.hpp): 300,000 items
+//      made, shuffled, nine in ten dropped in that random order (a tenth stays, scattered, as in a
+//      long-running program), then 300,000 made again (exp6/churned_refill/<impl>) and read ten
+//      times in the order made (exp6/churned_walk/<impl>): whether the blocks an allocator gives
+//      out after random-order frees still lie side by side. The ways of (a).
 // The floor rows (bench/common/floor.hpp) are the bare minimum for (a), (b) and (c); (b)'s is the
 // hand-off's work done on one thread (bench/common/handoff.hpp, run_handoff_floor), and (b)'s
 // floor_two_threads the floor's blocks handed off by two threads as the other rows' are.
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <memory>
 #include <memory_resource>
+#include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <boost/smart_ptr/atomic_shared_ptr.hpp>
 #include <boost/smart_ptr/make_shared.hpp>
@@ -30,6 +39,7 @@
 #include "bench_common.hpp"
 #include "boost_pools.hpp"
 #include "floor.hpp"
+#include "fresh_process.hpp"
 #include "handoff.hpp"
 #include "pools.hpp"
 
@@ -82,9 +92,37 @@ void create_destroy(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// (e), run in a fresh process: the thread's CPU time, in nanoseconds, of making the items again
+// after the churn, or of the ten walks over them (`walk`).
+template <class Way>
+double after_churn(bool walk) {
+  using pointer = decltype(Way::make());
+  const std::size_t n = own_bench::scaled<std::size_t>(300000, 100000);
+  std::vector<pointer> items;
+  items.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) items.push_back(Way::make());
+  std::shuffle(items.begin(), items.end(), std::minstd_rand(42));
+  const std::vector<pointer> kept(std::make_move_iterator(items.begin()), std::make_move_iterator(items.begin() + n / 10));
+  items.clear();
+  const double start = own_bench::thread_cpu_ns();
+  for (std::size_t i = 0; i < n; ++i) items.push_back(Way::make());
+  const double made = own_bench::thread_cpu_ns();
+  long sum = 0;
+  for (int round = 0; round < 10; ++round) {
+    for (const pointer& p : items) sum += p->a;
+  }
+  keep(sum);
+  const double walked = own_bench::thread_cpu_ns();
+  return walk ? walked - made : made - start;
+}
+
 template <class Way>
 void add_threads(const std::string& impl) {
   own_bench::add("exp6/create_destroy/" + impl, create_destroy<Way>)->UseRealTime()->Threads(1)->Threads(2);
+  own_bench::add_fresh_process_row("exp6/churned_refill/" + impl, "churned_refill/" + impl,
+                                   [] { return after_churn<Way>(false); });
+  own_bench::add_fresh_process_row("exp6/churned_walk/" + impl, "churned_walk/" + impl,
+                                   [] { return after_churn<Way>(true); });
   constexpr bool floor = std::is_same_v<Way, floor_make>;
   own_bench::add_handoff("exp6/handoff/" + impl, [] { return Way::make(); }, floor);
   // The floor's blocks through the same ring on two threads: what the lines that every hand-off
@@ -96,6 +134,8 @@ void add_threads(const std::string& impl) {
   own_bench::missing("exp6/create_destroy/" + impl + "/real_time/threads:1", header);
   own_bench::missing("exp6/create_destroy/" + impl + "/real_time/threads:2", header);
   own_bench::missing("exp6/handoff/" + impl + "/real_time", header);
+  own_bench::missing("exp6/churned_refill/" + impl + "/iterations:1/manual_time", header);
+  own_bench::missing("exp6/churned_walk/" + impl + "/iterations:1/manual_time", header);
 }
 
 // ---- (c) std::pmr pools, single thread
@@ -253,3 +293,5 @@ const own_bench::registration registered([] {
 });
 
 }  // namespace
+
+int main(int argc, char** argv) { return own_bench::main_with_fresh_processes(argc, argv); }

@@ -118,7 +118,7 @@ for alloc in tcmalloc jemalloc mimalloc; do
   # hand-off is then measured in one process
   # with own's default rows and the floor, which call no malloc on their fast paths: their ratios to
   # std+<allocator> are then measured in one process
-  run exp6 beyond_seeds "$alloc" '^exp6/((create_destroy|handoff|pmr_[a-z]*)/std|(create_destroy|handoff)/(own|own_pool|floor))(/|$)' \
+  run exp6 beyond_seeds "$alloc" '^exp6/((create_destroy|handoff|churned_[a-z]*|pmr_[a-z]*)/std|(create_destroy|handoff|churned_[a-z]*)/(own|own_pool|floor))(/|$)' \
     "beyond std, own and floor rows" "$r3"
   run exp8 application_workloads "$alloc" '/std/' "application workloads, std" "$r3"
 done

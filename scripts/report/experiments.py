@@ -150,7 +150,11 @@ EXPERIMENTS = [
             "storing, and one thread storing while the other loads. Read boost's two-thread atomic rows as "
             "threads taking turns: Boost 1.74's atomic_shared_ptr guards its pointer with a spinlock that "
             "sleeps (nanosleep) once it has spun, and strace shows those rows sleeping while std's and "
-            "own's never do, so one thread mostly runs alone there."
+            "own's never do, so one thread mostly runs alone there. Last, a heap after churn, each repetition "
+            "in a fresh process: 300,000 items made, shuffled, nine in ten dropped in that random order (a "
+            "tenth stays, scattered, as in a long-running program), then as many made again (`churned_refill`) "
+            "and read ten times in the order made (`churned_walk`): whether the blocks an allocator gives out "
+            "after random-order frees still lie side by side."
         ),
         "own_configured": r"^pmr_",  # cases whose own row is given a pool or resource
         # why own is behind, for cases matching "<case>/<params>/<best peer impl>" (prose.why_behind)
@@ -160,6 +164,10 @@ EXPERIMENTS = [
             (r"^atomic_store_idle_readers/", "own's store reads the hazard record (one cache line) of every live "
              "thread that has loaded from any atomic_shared_ptr, to know whether it may free the value it replaced "
              "at once, so it grows with the threads alive; a lock's store does not look at the readers"),
+            (r"^churned_", "after random-order frees, own's heap pages and pools give out the block freed last (a "
+             "list per page or per pool), so the blocks made next follow the order of the frees, scattered; an "
+             "allocator that gives out the lowest free slot of a run (jemalloc's bitmaps) puts them back side by "
+             "side"),
         ],
         "floor_case": None,
     },

@@ -211,14 +211,15 @@ def claim_sentences(exp, data):
 
 
 def why_behind(exp, v):
-    """The reason own is behind in verdict v, from the experiment's "why_behind" notes or the allocator,
+    """The reason own is behind in verdict v, from the experiment's "why_behind" notes (first: a case
+    whose own row allocates everything itself is not explained by the peer's malloc) or the allocator,
     or None."""
-    if "+" in v.peer.impl and "+" not in v.own.impl:
-        return ("the peer's whole process runs the malloc it is named after, while own's runs glibc malloc for "
-                "everything own does not allocate itself (an adopted object, a program's other allocations)")
     for pattern, text in exp.meta.get("why_behind", []):
         if re.search(pattern, f"{v.case}/{v.params}/{v.peer.impl}"):
             return text
+    if "+" in v.peer.impl and "+" not in v.own.impl:
+        return ("the peer's whole process runs the malloc it is named after, while own's runs glibc malloc for "
+                "everything own does not allocate itself (an adopted object, a program's other allocations)")
     return None
 
 
