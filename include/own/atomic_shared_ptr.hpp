@@ -199,10 +199,13 @@
 ///    reference to the proxy (the load that armed it, finding its node gone); a writer revokes
 ///    proxies in its scan, before it retires the node, whose reference then keeps the proxy's
 ///    release from being the value's last (but for the early revocation above, also a writer's).
-///    A thread's exit revokes its proxy before its record stops naming the node, so a writer
-///    that unlinks the node meanwhile revokes it or finds it revoked before retiring the node: the
-///    exit never drops a stored value's last reference. (Copies loaded through the proxy that
-///    outlive the thread keep the proxy; the last of them releases the value, as any shared_ptr.)
+///    A thread's exit revokes its proxy before its record stops naming the node, and with the
+///    node held in its slot, published before it takes the standing flag: a writer that unlinks
+///    the node meanwhile revokes the proxy itself, or finds it revoked and then the node held (or
+///    the slot cleared after the release), and defers the node. So the exit never drops a stored
+///    value's last reference: that writer or a later write does. (Copies loaded through the proxy
+///    that outlive the thread keep the proxy; the last of them releases the value, as any
+///    shared_ptr.)
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:
 ///    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
 ///    nobody holds any more, which their readers would otherwise free at their next operation.)

@@ -1,9 +1,9 @@
 # Run by tests/CMakeLists.txt (gdb -batch -x proxy_exit.gdb proxy_exit_program): see the program.
 set pagination off
-break own::detail::load_proxy::disown
+break own::detail::load_proxies::leave
 break own_gdb_stored
 run
-# Stopped in the loading thread's exit, as it disowns its proxy: the main thread alone stores.
+# Stopped as the loading thread's exit starts to give up its proxy: the main thread alone stores.
 set var exiting_thread_stopped = 1
 thread 1
 set scheduler-locking on

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSL-1.0
-// The program proxy_exit.gdb runs, to put a store at one exact point of another thread's exit: a
-// thread loads through its load proxy, drops every copy and exits; gdb stops it as its exit cleanup
-// disowns the proxy (load_proxy::disown) and lets only the main thread run, which stores nullptr
-// into the atomic, the value's only owner then. As with std, that store must release the value: the
-// exiting thread must not have hidden its armed proxy from the store's scan (load_proxies.hpp).
-// Prints what it saw, for the test's regular expression. Built with -O0 -g, without sanitizers.
+// The program proxy_exit*.gdb run, to put a store at one exact point of another thread's exit: a
+// thread loads through its load proxy, drops every copy and exits; gdb stops it in its exit cleanup
+// (load_proxies::leave: at its start, or in the release of the proxy's standing reference) and lets
+// only the main thread run, which stores nullptr into the atomic, the value's only owner then, and
+// later writes once more. The value must never be destroyed by the exiting thread, and the store
+// must release it unless it met the exit within its release (then the later write does). Prints what
+// it saw, for the tests' regular expressions. Built with -O0 -g, without sanitizers.
 #include <own/atomic_shared_ptr.hpp>
 
 #include <atomic>
@@ -15,12 +16,17 @@
 namespace {
 
 std::atomic<int> live{0};
+std::thread::id main_thread;
+std::atomic<bool> destroyed_on_main{false};
 
 struct tracked {
   tracked() noexcept { ++live; }
   tracked(const tracked&) = delete;
   tracked& operator=(const tracked&) = delete;
-  ~tracked() { --live; }
+  ~tracked() {
+    destroyed_on_main = std::this_thread::get_id() == main_thread;
+    --live;
+  }
 };
 
 bool through_proxy(const own::shared_ptr<tracked>& p) {
@@ -35,6 +41,7 @@ volatile int exiting_thread_stopped = 0;  // set by gdb, with the loading thread
 extern "C" [[gnu::noinline]] void own_gdb_stored() { asm volatile(""); }
 
 int main() {
+  main_thread = std::this_thread::get_id();
   std::thread([] {}).join();  // only a multi-threaded process arms a proxy
   own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>());
   const own::weak_ptr<tracked> w = a.load();
@@ -59,5 +66,8 @@ int main() {
   std::fflush(stdout);
   own_gdb_stored();
   loader.join();
+  a.store(nullptr);
+  std::printf("after a later write: live %d, destroyed on the main thread %d\n", live.load(),
+              static_cast<int>(destroyed_on_main.load()));
   return 0;
 }

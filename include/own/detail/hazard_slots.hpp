@@ -200,6 +200,10 @@ class OWN_PROCESS_WIDE hazard_slots {
     Node* protect(const std::atomic<Node*>& src) noexcept {
       return protect_in(record_->slot, src);
     }
+    // Holds `node` as protect() would, without reading it anywhere: for a caller that knows no
+    // writer can have freed it yet (load_proxies::leave), and needs a writer that unlinks it from
+    // now on to find it held.
+    void hold(const hazard_node* node) noexcept { record_->slot.exchange(node, std::memory_order_seq_cst); }
 
    private:
     record* record_;

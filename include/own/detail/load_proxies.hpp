@@ -104,20 +104,32 @@ class OWN_PROCESS_WIDE load_proxies {
     armed_for_ = nullptr;
   }
 
+  // At the thread's exit: gives the proxy up, never dropping a stored value's last reference here.
+  //  - Revoked before the record stops naming its node, so that a writer that unlinks the node
+  //    meanwhile finds the mark and revokes the proxy itself, or finds it revoked. (In the other
+  //    order, a scan between the two missed the proxy, and the store left the value to this thread.)
+  //  - Revoked with its node held in this thread's slot, published before the standing flag is
+  //    taken: a writer that finds the proxy revoked here acquires that, and then finds the node held
+  //    (or the slot cleared after the release), so it defers the node instead of dropping its
+  //    reference before this release. The value is then released by that writer, or by a later write.
+  OWN_NOINLINE static void leave() noexcept {
+    exited_ = true;
+    armed_for_ = nullptr;  // loads from later thread_local destructors: no proxy (mine_ is gone)
+    load_proxy* proxy = std::exchange(mine_, nullptr);
+    if (proxy->standing()) {  // else no writer can retire its node on its account
+      hazard_slots::guard holding;
+      holding.hold(static_cast<const hazard_node*>(proxy->node()));
+      proxy->revoke();
+    }
+    proxy->disown();
+    hazard_slots::mark_proxied(nullptr);
+  }
+
   struct cleaner {
     cleaner() = default;
     cleaner(const cleaner&) = delete;
     cleaner& operator=(const cleaner&) = delete;
-    ~cleaner() {
-      exited_ = true;
-      armed_for_ = nullptr;  // loads from later thread_local destructors: no proxy (mine_ is gone)
-      // Revoked before the record stops naming its node: a writer that unlinks the node meanwhile
-      // then finds the mark and revokes it, or finds it revoked, before it retires the node, whose
-      // reference keeps this release from being the value's last. (In the other order, a writer's
-      // scan between the two missed the proxy, and its store left the value to this thread.)
-      std::exchange(mine_, nullptr)->disown();
-      hazard_slots::mark_proxied(nullptr);
-    }
+    ~cleaner() { leave(); }
   };
 
   static inline thread_local load_proxy* mine_ = nullptr;

@@ -65,6 +65,9 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
     // under reset_counts) and value. (On x86 the same plain store as a relaxed one.)
     standing_.store(true, std::memory_order_release);
   }
+  // For its owner: whether it still stands for a node, and which (the last it was armed for).
+  bool standing() const noexcept { return standing_.load(std::memory_order_acquire); }
+  const void* node() const noexcept { return node_; }
   // For its owner, as its thread exits: revokes, and lets the last user free the proxy.
   void disown() noexcept {
     revoke();
@@ -75,7 +78,9 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   void revoke() noexcept {
     // (A record's node may be stale, its proxy long revoked: then one load, no write. Or re-armed
     // since for another node: then that arming goes early; see atomic_shared_ptr.hpp's proof.)
-    if (standing_.load(std::memory_order_relaxed) && standing_.exchange(false, std::memory_order_acq_rel)) release_shared();
+    // (Acquire, so that a writer that finds it revoked by the exiting owner also sees what that
+    // owner wrote first: load_proxies::leave.)
+    if (standing() && standing_.exchange(false, std::memory_order_acq_rel)) release_shared();
   }
   const void* element() const noexcept { return element_; }
 
