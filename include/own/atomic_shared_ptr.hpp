@@ -201,9 +201,9 @@
 ///    release from being the value's last (but for the early revocation above, also a writer's).
 ///    A thread's exit revokes its proxy before its record stops naming the node, and with the
 ///    node held in its slot, published before it takes the standing flag: a writer that unlinks
-///    the node meanwhile revokes the proxy itself, or finds it revoked and then the node held (or
-///    the slot cleared after the release), and defers the node. So the exit never drops a stored
-///    value's last reference: that writer or a later write does. (Copies loaded through the proxy
+///    the node meanwhile revokes the proxy itself, or finds it revoked and then either the node
+///    held (it defers the node) or the slot cleared after the release (its drop comes after it).
+///    So the exit never drops a stored value's last reference: that writer or a later write does. (Copies loaded through the proxy
 ///    that outlive the thread keep the proxy; the last of them releases the value, as any
 ///    shared_ptr.)
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:

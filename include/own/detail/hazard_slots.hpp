@@ -200,9 +200,10 @@ class OWN_PROCESS_WIDE hazard_slots {
     Node* protect(const std::atomic<Node*>& src) noexcept {
       return protect_in(record_->slot, src);
     }
-    // Holds `node` as protect() would, without reading it anywhere: for a caller that knows no
-    // writer can have freed it yet (load_proxies::leave), and needs a writer that unlinks it from
-    // now on to find it held.
+    // Holds `node` as protect() would, without reading the node or validating it: for a caller
+    // that needs a writer's later scan to find it held (load_proxies::leave). The node may already
+    // be freed: nothing reads through the slot, and a new node at that address is only deferred
+    // until the guard ends.
     void hold(const hazard_node* node) noexcept { record_->slot.exchange(node, std::memory_order_seq_cst); }
 
    private:

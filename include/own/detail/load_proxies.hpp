@@ -109,9 +109,9 @@ class OWN_PROCESS_WIDE load_proxies {
   //    meanwhile finds the mark and revokes the proxy itself, or finds it revoked. (In the other
   //    order, a scan between the two missed the proxy, and the store left the value to this thread.)
   //  - Revoked with its node held in this thread's slot, published before the standing flag is
-  //    taken: a writer that finds the proxy revoked here acquires that, and then finds the node held
-  //    (or the slot cleared after the release), so it defers the node instead of dropping its
-  //    reference before this release. The value is then released by that writer, or by a later write.
+  //    taken: a writer that finds the proxy revoked here acquires that, and then finds the node held,
+  //    so it defers the node, or finds the slot cleared after this release, so its own drop comes
+  //    after it. The value is then released by that writer, or by a later write.
   OWN_NOINLINE static void leave() noexcept {
     exited_ = true;
     armed_for_ = nullptr;  // loads from later thread_local destructors: no proxy (mine_ is gone)
