@@ -203,9 +203,9 @@
 ///    node held in its slot, published before it takes the standing flag: a writer that unlinks
 ///    the node meanwhile revokes the proxy itself, or finds it revoked and then either the node
 ///    held (it defers the node) or the slot cleared after the release (its drop comes after it).
-///    So the exit never drops a stored value's last reference: that writer or a later write does. (Copies loaded through the proxy
-///    that outlive the thread keep the proxy; the last of them releases the value, as any
-///    shared_ptr.)
+///    So the exit never drops a stored value's last reference: that writer or a later write
+///    does. (Copies loaded through the proxy that outlive the thread keep the proxy; the last of
+///    them releases the value, as any shared_ptr.)
 ///  * Destruction of the atomic requires, as for any object, that no other operation is running:
 ///    no slot can hold its current node, which is freed at once. (It also frees deferred nodes that
 ///    nobody holds any more, which their readers would otherwise free at their next operation.)
