@@ -28,6 +28,7 @@
 #include <unistd.h>
 #endif
 
+#include "proxied_load.hpp"
 #include "stress.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
@@ -264,17 +265,11 @@ TEST(AtomicSharedPtr, LoadReturnsACountedCopy) {
 // the value's. What users see of it must be the value's owner.
 void make_the_process_multi_threaded() { std::thread([] {}).join(); }
 
-// Whether `p` was loaded through a proxy (its block is not its owner).
-template <class T>
-bool proxied(const own::shared_ptr<T>& p) {
-  return own::detail::shared_access::block(p) != own::detail::shared_access::owner(p);
-}
-// A load through this thread's proxy, after the loads that arm it (as many as the thread's past
-// armings call for: at most max_streak in a row, then one).
+using own_test::proxied;
+// A load through this thread's proxy (load_until_proxied), which must have been armed for it.
 template <class T>
 own::shared_ptr<T> proxied_load(const own::atomic_shared_ptr<T>& a) {
-  own::shared_ptr<T> p;
-  for (unsigned i = 0; i <= own::detail::load_proxies::max_streak + 1 && !proxied(p); ++i) p = a.load();
+  own::shared_ptr<T> p = own_test::load_until_proxied(a);
   EXPECT_TRUE(proxied(p));
   return p;
 }

@@ -7,6 +7,8 @@
 
 #include <thread>
 
+#include "proxied_load.hpp"
+
 namespace {
 
 struct counted : own::intrusive_ref_counter<counted> {
@@ -55,12 +57,8 @@ int main() {
   std::thread([] {}).join();
   own::shared_ptr<int> stored = own::make_shared<int>(13);
   own::atomic_shared_ptr<int> reloaded(stored);
-  auto through_proxy = [](const own::shared_ptr<int>& p) {
-    return own::detail::shared_access::block(p) != own::detail::shared_access::owner(p);
-  };
-  own::shared_ptr<int> proxied = reloaded.load();
-  for (int i = 0; i < 64 && !through_proxy(proxied); ++i) proxied = reloaded.load();
-  [[maybe_unused]] const bool loaded_through_proxy = through_proxy(proxied);
+  own::shared_ptr<int> proxied = own_test::load_until_proxied(reloaded);
+  [[maybe_unused]] const bool loaded_through_proxy = own_test::proxied(proxied);
   own::shared_ptr<int> proxied_copy = proxied;
 
   own::pool pool(64);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// The program proxy_exit*.gdb run, to put a store at one exact point of another thread's exit: a
+// The program proxy_exit.gdb runs, to put a store at one exact point of another thread's exit: a
 // thread loads through its load proxy, drops every copy and exits; gdb stops it in its exit cleanup
 // (load_proxies::leave: at its start, or in the release of the proxy's standing reference) and lets
 // only the main thread run, which stores nullptr into the atomic, the value's only owner then, and
@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+
+#include "proxied_load.hpp"
 
 namespace {
 
@@ -29,10 +31,6 @@ struct tracked {
   }
 };
 
-bool through_proxy(const own::shared_ptr<tracked>& p) {
-  return own::detail::shared_access::block(p) != own::detail::shared_access::owner(p);
-}
-
 }  // namespace
 
 volatile int exiting_thread_stopped = 0;  // set by gdb, with the loading thread stopped in its exit
@@ -48,9 +46,8 @@ int main() {
   std::atomic<bool> proxied{false};
   std::atomic<bool> dropped{false};
   std::thread loader([&] {
-    own::shared_ptr<tracked> p = a.load();
-    for (int i = 0; i < 64 && !through_proxy(p); ++i) p = a.load();
-    proxied = through_proxy(p);
+    own::shared_ptr<tracked> p = own_test::load_until_proxied(a);
+    proxied = own_test::proxied(p);
     p.reset();
     dropped = true;
   });
