@@ -455,6 +455,146 @@ TEST(AtomicSharedPtrProxiedLoad, CountsAsStdDoes) {
   EXPECT_EQ(p.use_count(), 1);
 }
 
+// A thread that reads the value it replaces (the writer of a read-mostly value) arms its proxy as it
+// writes, for the value it wrote: its loads go through the proxy from the first on. Each test runs
+// on a thread of its own, whose proxy and streaks start fresh.
+constexpr unsigned reads_before_writing = own::detail::load_proxies::worth_arming_on_write + own::detail::load_proxies::first_streak;
+
+void read_in_a_row(const own::atomic_shared_ptr<tracked>& a, int expected) {
+  for (unsigned i = 0; i != reads_before_writing; ++i) ASSERT_EQ(a.load()->value(), expected);
+}
+
+TEST(AtomicSharedPtrProxiedLoad, AWriterThatReadsWhatItReplacesArmsItsProxy) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  std::thread([&] {
+    read_in_a_row(a, 1);
+    auto second = own::make_shared<tracked>(2);
+    a.store(second);
+    own::shared_ptr<tracked> loaded = a.load();
+    EXPECT_TRUE(proxied(loaded));
+    EXPECT_TRUE(loaded.owner_equal(second));
+    EXPECT_EQ(second.use_count(), 3);  // second, the atomic, loaded
+    loaded.reset();
+    EXPECT_EQ(second.use_count(), 2);
+
+    // So does a successful compare_exchange, and an exchange.
+    read_in_a_row(a, 2);
+    own::shared_ptr<tracked> expected = second;
+    ASSERT_TRUE(a.compare_exchange_strong(expected, own::make_shared<tracked>(3)));
+    EXPECT_TRUE(proxied(a.load()));
+    read_in_a_row(a, 3);
+    EXPECT_EQ(a.exchange(own::make_shared<tracked>(4))->value(), 3);
+    EXPECT_TRUE(proxied(a.load()));
+
+    // The write that replaces the value revokes the proxy: the value goes with it.
+    own::weak_ptr<tracked> w = a.load();
+    read_in_a_row(a, 4);
+    a.store(nullptr);
+    EXPECT_TRUE(w.expired());
+  }).join();
+  EXPECT_EQ(tracked::live(), 0);
+}
+
+TEST(AtomicSharedPtrProxiedLoad, AWriterThatDoesNotReadArmsNothing) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  std::thread([&] {
+    a.store(own::make_shared<tracked>(2));
+    a.store(own::make_shared<tracked>(3));
+    EXPECT_FALSE(proxied(a.load()));
+    // One load of the value it replaces is not enough either.
+    a.store(own::make_shared<tracked>(4));
+    EXPECT_FALSE(proxied(a.load()));
+  }).join();
+  EXPECT_EQ(tracked::live(), 1);
+}
+
+// An arming at a write that served fewer loads than it cost is not repeated at the next write.
+TEST(AtomicSharedPtrProxiedLoad, AWriteArmingThatServedLittleIsNotRepeated) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  std::thread([&] {
+    read_in_a_row(a, 1);
+    a.store(own::make_shared<tracked>(2));
+    EXPECT_TRUE(proxied(a.load()));  // one load served
+    a.store(own::make_shared<tracked>(3));
+    EXPECT_FALSE(proxied(a.load()));
+  }).join();
+}
+
+// Not while another thread reads the value: its proxy stood for it, so the writer does not arm.
+TEST(AtomicSharedPtrProxiedLoad, AWriterBesideAnotherReaderDoesNotArm) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  std::promise<void> loaded;
+  std::promise<void> finish;
+  std::thread reader([&] {
+    EXPECT_EQ(proxied_load(a)->value(), 1);
+    loaded.set_value();
+    finish.get_future().wait();
+  });
+  loaded.get_future().wait();
+  std::thread([&] {
+    read_in_a_row(a, 1);
+    a.store(own::make_shared<tracked>(2));
+    EXPECT_FALSE(proxied(a.load()));
+  }).join();
+  finish.set_value();
+  reader.join();
+}
+
+// A thread whose loads move on to another value before its next write (here, one load of another
+// atomic) arms at ever fewer of its writes: each arming that served nothing doubles the writes that
+// pass before the next (1, 2, 4 ...: six or so of 40, where its loads' own armings leave room).
+// Once its loads use its armings again, it arms at every write again, within max_write_skips writes.
+TEST(AtomicSharedPtrProxiedLoad, WriteArmingsThatServeNothingBackOff) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(0));
+  own::atomic_shared_ptr<tracked> other(own::make_shared<tracked>(-1));
+  std::thread([&] {
+    std::vector<int> armed_at;
+    int value = 0;
+    for (int round = 1; round <= 40; ++round) {
+      read_in_a_row(a, value);
+      a.store(own::make_shared<tracked>(++value));
+      if (proxied(a.load())) armed_at.push_back(round);
+      EXPECT_EQ(other.load()->value(), -1);
+    }
+    ASSERT_FALSE(armed_at.empty());
+    EXPECT_EQ(armed_at.front(), 1);
+    EXPECT_LE(armed_at.size(), 7u);
+    for (std::size_t i = 2; i < armed_at.size(); ++i) EXPECT_GE(armed_at[i] - armed_at[i - 1], armed_at[i - 1] - armed_at[i - 2]);
+    ASSERT_GE(armed_at.size(), 2u);
+    EXPECT_GE(armed_at.back() - armed_at[armed_at.size() - 2], 16);
+
+    std::vector<bool> armed;
+    for (unsigned round = 0; round != own::detail::load_proxies::max_write_skips + 20; ++round) {
+      armed.push_back(proxied(a.load()));
+      read_in_a_row(a, value);
+      a.store(own::make_shared<tracked>(++value));
+    }
+    EXPECT_EQ(std::count(armed.end() - 20, armed.end(), true), 20);
+  }).join();
+}
+
+// The writer's proxy stands for its value as any load's does: another thread's write releases the
+// value while the writer idles.
+TEST(AtomicSharedPtrProxiedLoad, AnotherThreadsWriteReleasesAWritersArmedValue) {
+  own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
+  std::promise<void> written;
+  std::promise<void> finish;
+  std::thread writer([&] {
+    read_in_a_row(a, 1);
+    a.store(own::make_shared<tracked>(2));
+    EXPECT_TRUE(proxied(a.load()));
+    written.set_value();
+    finish.get_future().wait();
+  });
+  written.get_future().wait();
+  const long destroyed = tracked::destroyed();
+  a.store(own::make_shared<tracked>(3));
+  EXPECT_EQ(tracked::destroyed(), destroyed + 1);
+  EXPECT_EQ(tracked::live(), 1);
+  finish.set_value();
+  writer.join();
+}
+
 TEST(AtomicSharedPtr, StoreReleasesThePreviousValue) {
   const long destroyed = tracked::destroyed();
   own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
@@ -1177,7 +1317,8 @@ TEST(AtomicSharedPtrStress, NothingLingersPastTheNextWrite) {
 
 // Load proxies under turnover: readers that load the same value again and again (arming their
 // proxies), keep some of what they loaded past their own exit, and come and go on reused hazard
-// records, against a writer that stores and compare-exchanges. Every value is destroyed once, and
+// records, against a writer that stores and compare-exchanges, and reads its values in runs (arming
+// its own proxy as it writes). Every value is destroyed once, and
 // all that stays at the end of a round is the atomic's value and what the round kept.
 TEST(AtomicSharedPtrStress, ProxiedLoadsAgainstWritesAndThreadTurnover) {
   allocation_log log;
@@ -1199,6 +1340,9 @@ TEST(AtomicSharedPtrStress, ProxiedLoadsAgainstWritesAndThreadTurnover) {
         });
       }
       for (int i = 1; i <= iterations / 100; ++i) {
+        if (i % 4 == 0) {
+          for (unsigned k = 0; k != reads_before_writing; ++k) ASSERT_EQ(a.load()->value(), i - 1);
+        }
         if (i % 2) {
           a.store(make(i));
         } else {
@@ -1219,6 +1363,34 @@ TEST(AtomicSharedPtrStress, ProxiedLoadsAgainstWritesAndThreadTurnover) {
       ASSERT_EQ(tracked::live(), 1) << "round " << round;
       ASSERT_EQ(log.blocks_in_use(), 1);
     }
+  }
+  accounting.check();
+}
+
+// Writers that read their values in runs (arming their proxies as they write, when the other is
+// not reading the same value), each on one atomic of two in turn: every value read is one that was
+// stored, and every value is destroyed once.
+TEST(AtomicSharedPtrStress, WritersThatReadWhatTheyWrite) {
+  allocation_log log;
+  stress_accounting accounting(log);
+  {
+    auto make = [&log](int v) { return own::allocate_shared<item>(test_allocator<item>(&log), v); };
+    own::atomic_shared_ptr<item> atomics[2] = {own::atomic_shared_ptr<item>(make(0)), own::atomic_shared_ptr<item>(make(0))};
+    std::thread writers[2];
+    for (int w = 0; w < 2; ++w) {
+      writers[w] = std::thread([&, w] {
+        for (int i = 1; i <= iterations / 50; ++i) {
+          own::atomic_shared_ptr<item>& a = atomics[(i / 64 + w) % 2];
+          for (unsigned k = 0; k != reads_before_writing; ++k) {
+            own::shared_ptr<item> seen = a.load();
+            ASSERT_EQ(seen->tag, seen->value());
+          }
+          a.store(make(i));
+        }
+      });
+    }
+    for (std::thread& t : writers) t.join();
+    ASSERT_EQ(tracked::live(), 2);
   }
   accounting.check();
 }
