@@ -364,24 +364,40 @@ TEST(AtomicSharedPtrProxiedLoad, StoredBackIsStillTheValue) {
   EXPECT_EQ(p.use_count(), 1);
 }
 
+// A thread that runs `first`, then idles until the object goes; made once `first` has run.
+class idle_after {
+ public:
+  template <class First>
+  explicit idle_after(First first)
+      : thread_([this, first] {
+          first();
+          done_.set_value();
+          finish_.get_future().wait();
+        }) {
+    done_.get_future().wait();
+  }
+  idle_after(const idle_after&) = delete;
+  idle_after& operator=(const idle_after&) = delete;
+  ~idle_after() {
+    finish_.set_value();
+    thread_.join();
+  }
+
+ private:
+  std::promise<void> done_;
+  std::promise<void> finish_;
+  std::thread thread_;
+};
+
 // A thread whose proxy stands for a value keeps it alive only while the value is stored: the write
 // that replaces it releases it, in the writing thread, though the loading thread lives on, idle.
 TEST(AtomicSharedPtrProxiedLoad, TheWriteThatReplacesTheValueReleasesIt) {
   const long destroyed = tracked::destroyed();
   own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
-  std::promise<void> loaded;
-  std::promise<void> finish;
-  std::thread reader([&] {
-    EXPECT_EQ(proxied_load(a)->value(), 1);
-    loaded.set_value();
-    finish.get_future().wait();
-  });
-  loaded.get_future().wait();
+  idle_after reader([&] { EXPECT_EQ(proxied_load(a)->value(), 1); });
   a.store(own::make_shared<tracked>(2));
   EXPECT_EQ(tracked::destroyed(), destroyed + 1);
   EXPECT_EQ(tracked::live(), 1);
-  finish.set_value();
-  reader.join();
 }
 
 // What a thread loaded through its proxy may outlive the thread; the proxy then goes with the last
@@ -523,21 +539,12 @@ TEST(AtomicSharedPtrProxiedLoad, AWriteArmingThatServedLittleIsNotRepeated) {
 // Not while another thread reads the value: its proxy stood for it, so the writer does not arm.
 TEST(AtomicSharedPtrProxiedLoad, AWriterBesideAnotherReaderDoesNotArm) {
   own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
-  std::promise<void> loaded;
-  std::promise<void> finish;
-  std::thread reader([&] {
-    EXPECT_EQ(proxied_load(a)->value(), 1);
-    loaded.set_value();
-    finish.get_future().wait();
-  });
-  loaded.get_future().wait();
+  idle_after reader([&] { EXPECT_EQ(proxied_load(a)->value(), 1); });
   std::thread([&] {
     read_in_a_row(a, 1);
     a.store(own::make_shared<tracked>(2));
     EXPECT_FALSE(proxied(a.load()));
   }).join();
-  finish.set_value();
-  reader.join();
 }
 
 // A thread whose loads move on to another value before its next write (here, one load of another
@@ -577,22 +584,15 @@ TEST(AtomicSharedPtrProxiedLoad, WriteArmingsThatServeNothingBackOff) {
 // value while the writer idles.
 TEST(AtomicSharedPtrProxiedLoad, AnotherThreadsWriteReleasesAWritersArmedValue) {
   own::atomic_shared_ptr<tracked> a(own::make_shared<tracked>(1));
-  std::promise<void> written;
-  std::promise<void> finish;
-  std::thread writer([&] {
+  idle_after writer([&] {
     read_in_a_row(a, 1);
     a.store(own::make_shared<tracked>(2));
     EXPECT_TRUE(proxied(a.load()));
-    written.set_value();
-    finish.get_future().wait();
   });
-  written.get_future().wait();
   const long destroyed = tracked::destroyed();
   a.store(own::make_shared<tracked>(3));
   EXPECT_EQ(tracked::destroyed(), destroyed + 1);
   EXPECT_EQ(tracked::live(), 1);
-  finish.set_value();
-  writer.join();
 }
 
 TEST(AtomicSharedPtr, StoreReleasesThePreviousValue) {
