@@ -20,9 +20,9 @@
 // On 2 cores (x86), a writer storing once in 10 operations went from 22-23 ns an operation to
 // 17.5-18.5 alone; beside one reader, arming at every write did not help (medians of ten
 // repetitions interleaved with other rows, by the process: 45-55 with it, 25-51 without). It arms
-// under a guard, once a load
-// of the atomic has protected the node it wrote (or a node at the same address, written since: an
-// arming for that one is as sound), exactly as a load arms: what follows holds for both.
+// under a guard, once a load of the atomic has protected the node it wrote (or a node at the same
+// address, written since: an arming for that one is as sound), exactly as a load arms: what
+// follows holds for both.
 //
 // Why a writer always sees an armed proxy it must revoke: the owner arms the proxy, publishes the
 // node in its hazard record (seq_cst), then reads the atomic again (seq_cst); a writer unlinks the
