@@ -389,7 +389,8 @@ class atomic_smart_ptr {
   ~atomic_smart_ptr() {
     write_backoff::forget(this);
     node* last = word_.load(std::memory_order_relaxed);
-    static_cast<void>(retire(last, last && protection(last) != hazard_slots::held_by::nobody));
+    bool others_proxied = false;
+    static_cast<void>(retire(last, last && protection(last, others_proxied) != hazard_slots::held_by::nobody));
     hazard_slots::settle();
   }
 
@@ -404,21 +405,23 @@ class atomic_smart_ptr {
   // retires it and settles; arms this thread's proxy for `written` if its loads call for it (see
   // detail/load_proxies.hpp); returns the previous value.
   Pointer after_replacing(node* old, node* written) noexcept {
-    const auto held = old ? protection(old) : hazard_slots::held_by::nobody;
+    bool others_proxied = false;
+    const auto held = old ? protection(old, others_proxied) : hazard_slots::held_by::nobody;
     write_backoff::after_write(this, written, replaced_by_whom(held));
     Pointer previous = retire(old, held != hazard_slots::held_by::nobody);
     hazard_slots::settle();
     if constexpr (proxied_loads) {
-      if (old && written && load_proxies::arm_on_write(old, held)) arm_proxy_for_written(written);
+      if (old && written && load_proxies::arm_on_write(old, held, others_proxied)) arm_proxy_for_written(written);
     }
     return previous;
   }
 
   // For the thread that unlinked `old`, before it retires it: whose slots hold it (and the load
-  // proxies armed for it revoked, for shared_ptr's atomics).
-  static hazard_slots::held_by protection(const node* old) noexcept {
+  // proxies armed for it revoked, for shared_ptr's atomics: `others_proxied` set if another
+  // thread's stood for it).
+  static hazard_slots::held_by protection(const node* old, [[maybe_unused]] bool& others_proxied) noexcept {
     if constexpr (proxied_loads) {
-      return load_proxies::protection_revoking(old);
+      return load_proxies::protection_revoking(old, others_proxied);
     } else {
       return hazard_slots::protection(old);
     }
