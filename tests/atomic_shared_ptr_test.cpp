@@ -476,7 +476,8 @@ TEST(AtomicSharedPtrProxiedLoad, CountsAsStdDoes) {
 // on a thread of its own, whose proxy and streaks start fresh.
 constexpr unsigned reads_before_writing = own::detail::load_proxies::worth_arming_on_write + own::detail::load_proxies::first_streak;
 
-void read_in_a_row(const own::atomic_shared_ptr<tracked>& a, int expected) {
+template <class T>
+void read_in_a_row(const own::atomic_shared_ptr<T>& a, int expected) {
   for (unsigned i = 0; i != reads_before_writing; ++i) ASSERT_EQ(a.load()->value(), expected);
 }
 
@@ -1318,8 +1319,8 @@ TEST(AtomicSharedPtrStress, NothingLingersPastTheNextWrite) {
 // Load proxies under turnover: readers that load the same value again and again (arming their
 // proxies), keep some of what they loaded past their own exit, and come and go on reused hazard
 // records, against a writer that stores and compare-exchanges, and reads its values in runs (arming
-// its own proxy as it writes). Every value is destroyed once, and
-// all that stays at the end of a round is the atomic's value and what the round kept.
+// its own proxy as it writes). Every value is destroyed once, and all that stays at the end of a
+// round is the atomic's value and what the round kept.
 TEST(AtomicSharedPtrStress, ProxiedLoadsAgainstWritesAndThreadTurnover) {
   allocation_log log;
   stress_accounting accounting(log);
@@ -1341,7 +1342,7 @@ TEST(AtomicSharedPtrStress, ProxiedLoadsAgainstWritesAndThreadTurnover) {
       }
       for (int i = 1; i <= iterations / 100; ++i) {
         if (i % 4 == 0) {
-          for (unsigned k = 0; k != reads_before_writing; ++k) ASSERT_EQ(a.load()->value(), i - 1);
+          ASSERT_NO_FATAL_FAILURE(read_in_a_row(a, i - 1));
         }
         if (i % 2) {
           a.store(make(i));
