@@ -880,6 +880,16 @@ struct logging_allocator {
   friend bool operator!=(const logging_allocator& a, const logging_allocator& b) noexcept { return a.log != b.log; }
 };
 
+// An Allocator that names an allocator_type too (as allocator-aware classes do): still an Allocator
+// for shared_ptr, not taken for one of own's pools.
+template <class T>
+struct self_naming_allocator : logging_allocator<T> {
+  using allocator_type = self_naming_allocator;
+  using logging_allocator<T>::logging_allocator;
+  template <class U>
+  self_naming_allocator(const self_naming_allocator<U>& o) noexcept : logging_allocator<T>(o) {}
+};
+
 template <class Api>
 class Conformance : public ::testing::Test {
  protected:
@@ -1084,6 +1094,11 @@ struct allocator_use {
       t("allocate_shared<element[]>(2, proto): ", a[1].id);
     }
 #endif
+    {
+      S a(new obj(7), logging_deleter{7}, self_naming_allocator<int>(&log));
+      auto b = Api::template allocate_shared<obj>(self_naming_allocator<int>(&log), 8);
+      t("allocators that name an allocator_type: blocks ", log.blocks_in_use(), " ids ", a->id, b->id);
+    }
     // Allocation failure: the deleter is called and nothing leaks.
     {
       log.throw_at = log.attempts.load() + 1;
@@ -1777,6 +1792,11 @@ struct esft_rules {
     virtual ~plain_base() = default;
   };
   struct hooked_derived : plain_base, Api::template enable_shared_from_this<hooked_derived> {};
+  // A deleter whose pointer names the derived class, for a unique_ptr<plain_base>.
+  struct derived_pointer_deleter {
+    using pointer = hooked_derived*;
+    void operator()(hooked_derived* p) const { delete p; }
+  };
   // Not hooked: the base is private, or there are two different enable_shared_from_this bases.
   struct private_esft : private Api::template enable_shared_from_this<private_esft> {
     long owners() { return this->weak_from_this().use_count(); }
@@ -1830,6 +1850,14 @@ struct esft_rules {
       // The same, taken from a unique_ptr<derived>: enable_shared_from_this sees the unique_ptr's type.
       typename Api::template shared_ptr<plain_base> p(std::unique_ptr<hooked_derived>(new hooked_derived));
       t("base owner from unique_ptr hooks: ", static_cast<hooked_derived*>(p.get())->weak_from_this().use_count());
+    }
+    {
+      // A unique_ptr<plain_base> whose deleter's pointer is hooked_derived*: r.release() is one,
+      // and that is what shared_ptr(r.release(), d) enables shared_from_this with.
+      typename Api::template shared_ptr<plain_base> p(
+          std::unique_ptr<plain_base, derived_pointer_deleter>(new hooked_derived));
+      t("unique_ptr whose pointer is the derived class hooks: ",
+        static_cast<hooked_derived*>(p.get())->weak_from_this().use_count());
     }
     {
       // A unique_ptr with a fancy pointer: hooked through the raw address the pointer holds.
@@ -1899,6 +1927,10 @@ struct esft_arrays {
     t("with allocator: ", owners(d[0]));
     typename Api::template shared_ptr<node[]> e(std::unique_ptr<node[]>(new node[1]));
     t("from unique_ptr<node[]>: ", owners(e[0]));
+    // A void owner is no array owner: shared_ptr(r.release(), d), with r.release() a node*, hooks
+    // the first element.
+    typename Api::template shared_ptr<void> f(std::unique_ptr<node[]>(new node[2]));
+    t("void owner of a unique_ptr<node[]>: ", static_cast<node*>(f.get())->weak_from_this().use_count());
     a.reset(new node[1]);
     t("reset(new node[1]): ", owners(a[0]));
   }

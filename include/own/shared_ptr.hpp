@@ -354,11 +354,14 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
     pointer p = r.release();
     ptr_ = p;  // the constraint: `pointer` converts to element_type*
-    // enable_shared_from_this is looked up on the unique_ptr's element type, as std's "equivalent
-    // to shared_ptr(r.release(), d)" does (Y may have the base where T has none), and hooked
-    // through the raw address that `pointer`, raw or fancy, holds (std's to_address(r.get())).
-    // Only a Y with the base asks for that address: other fancy pointers need no operator->.
-    if constexpr (!std::is_void_v<detail::shared_from_this_target_t<Y>>) {
+    // enable_shared_from_this is looked up on what r.release() points to, as std's "equivalent to
+    // shared_ptr(r.release(), d)" does: Y, or for a raw `pointer` its pointee (a deleter's
+    // pointer may name a derived class; unique_ptr<U[]>'s is U*), which may have the base where T
+    // has none. It is hooked through the raw address that `pointer`, raw or fancy, holds (std's
+    // to_address(r.get())). Only a type with the base asks for that address: other fancy pointers
+    // need no operator->.
+    using released = std::conditional_t<std::is_pointer_v<pointer>, std::remove_pointer_t<pointer>, Y>;
+    if constexpr (!std::is_void_v<detail::shared_from_this_target_t<released>>) {
       enable_shared_from_this_hook(detail::to_raw_pointer(p));
     }
   }

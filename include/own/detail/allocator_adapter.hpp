@@ -42,9 +42,13 @@ struct is_memory_resource<
                         std::is_same_v<decltype(std::declval<const T&>().is_equal(std::declval<const T&>())), bool>>>
     : std::true_type {};
 
+// Own's pools: an allocator_type that reaches them, and no value_type (an Allocator may name an
+// allocator_type too, and stays an Allocator).
+template <class T>
+inline constexpr bool is_pool_v = has_allocator_type<T>::value && !has_value_type<T>::value;
 // Own's pools and memory resources: what own takes by pointer where an allocator goes.
 template <class T>
-inline constexpr bool is_memory_source_v = has_allocator_type<T>::value || is_memory_resource<T>::value;
+inline constexpr bool is_memory_source_v = !has_value_type<T>::value && (has_allocator_type<T>::value || is_memory_resource<T>::value);
 
 // A standard Allocator over a memory resource: what std::pmr::polymorphic_allocator does, for the
 // resource's own type (so <memory_resource> is not needed to name it).
@@ -108,14 +112,13 @@ struct allocator_adapter {
 };
 
 template <class Pool>
-struct allocator_adapter<Pool*, std::enable_if_t<has_allocator_type<Pool>::value>> {
+struct allocator_adapter<Pool*, std::enable_if_t<is_pool_v<Pool>>> {
   using type = typename Pool::allocator_type;
   static type adapt(Pool* pool) noexcept { return type(pool); }
 };
 
 template <class Resource>
-struct allocator_adapter<Resource*, std::enable_if_t<is_memory_resource<Resource>::value &&
-                                                     !has_allocator_type<Resource>::value>> {
+struct allocator_adapter<Resource*, std::enable_if_t<is_memory_source_v<Resource> && !is_pool_v<Resource>>> {
   using type = resource_allocator<std::byte, Resource>;
   static type adapt(Resource* resource) noexcept { return type(resource); }
 };
