@@ -173,6 +173,10 @@ TEST_F(IntrusivePtr, ResetAndDetach) {
   EXPECT_FALSE(q);
   EXPECT_EQ(raw->use_count(), 2u);  // the caller now owns that reference
   intrusive_ptr_release(detached);
+  q.reset(raw);
+  q.detach();  // not [[nodiscard]], as Boost's: this line compiles under -Werror
+  EXPECT_EQ(raw->use_count(), 2u);
+  intrusive_ptr_release(raw);
 
   const long destroyed = tracked::destroyed();
   p.reset();
@@ -312,6 +316,9 @@ void intrusive_ptr_add_ref(widget* w) noexcept { ++w->references; }
 void intrusive_ptr_release(widget* w) noexcept {
   if (--w->references == 0) delete w;
 }
+// How this namespace prints a widget pointer: intrusive_ptr's operator<< must call it, as Boost's
+// does (os << p.get()).
+std::ostream& operator<<(std::ostream& os, const widget* w) { return os << "widget " << w->value(); }
 }  // namespace user
 
 namespace {
@@ -325,6 +332,13 @@ TEST_F(IntrusivePtr, UsesTheHooksOfTheType) {
   w.reset();
   copy.reset();
   EXPECT_EQ(tracked::destroyed(), destroyed + 1);
+}
+
+TEST_F(IntrusivePtr, PrintsWhatTheTypesPointerPrints) {
+  intrusive_ptr<user::widget> w = own::make_intrusive<user::widget>(3);
+  std::ostringstream printed;
+  printed << w;
+  EXPECT_EQ(printed.str(), "widget 3");
 }
 
 struct single_threaded : own::intrusive_ref_counter<single_threaded, own::thread_unsafe_counter> {
@@ -342,6 +356,33 @@ TEST_F(IntrusivePtr, RefCounterCountIsNotCopied) {
   EXPECT_EQ(b->use_count(), 1u);
   EXPECT_EQ(a->use_count(), 2u);
   EXPECT_EQ(b->value(), 1);
+}
+
+// Records use_count() as its destructor sees it: Boost's counter reads 0 there.
+template <class Policy>
+struct counts_at_destruction : own::intrusive_ref_counter<counts_at_destruction<Policy>, Policy> {
+  explicit counts_at_destruction(unsigned* seen) : seen_(seen) {}
+  ~counts_at_destruction() { *seen_ = this->use_count(); }
+  unsigned* seen_;
+};
+
+template <class Policy>
+void expect_zero_in_destructor() {
+  unsigned seen = 99;
+  intrusive_ptr<counts_at_destruction<Policy>> p = own::make_intrusive<counts_at_destruction<Policy>>(&seen);
+  intrusive_ptr<counts_at_destruction<Policy>> q = p;
+  p.reset();
+  EXPECT_EQ(seen, 99u);
+  q.reset();  // the sole owner's release
+  EXPECT_EQ(seen, 0u);
+  seen = 99;
+  { intrusive_ptr<counts_at_destruction<Policy>> only(new counts_at_destruction<Policy>(&seen)); }
+  EXPECT_EQ(seen, 0u);
+}
+
+TEST_F(IntrusivePtr, UseCountIsZeroInTheDestructor) {
+  expect_zero_in_destructor<own::thread_safe_counter>();
+  expect_zero_in_destructor<own::thread_unsafe_counter>();
 }
 
 TEST_F(IntrusivePtr, RefCounterPolicies) {

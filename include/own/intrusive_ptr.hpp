@@ -41,7 +41,8 @@
 ///   plus an acquire fence on the last one would be as correct, but ThreadSanitizer does not model
 ///   standalone fences, and on x86 both are the same `lock xadd`.)
 ///   A sole owner skips the read-modify-write, as own::shared_ptr's does: a decrement that loads
-///   (acquire) a count of 1 destroys the object without writing the count. Any holder of a raw T*
+///   (acquire) a count of 1 destroys the object after a plain store of 0 (no read-modify-write;
+///   the store only lets use_count() read 0 in the destructor, as with Boost). Any holder of a raw T*
 ///   can add a reference, yet this is sound, because intrusive_ptr_add_ref(p) is only valid while a
 ///   reference to *p is held and not yet released (else it races with the destruction). So every
 ///   increment happens before the release of a reference that was counted when it was made, and,
@@ -157,7 +158,7 @@ class intrusive_ptr {
   ///@}
 
   /// Gives up ownership without releasing: the caller now owns the reference (if not null).
-  [[nodiscard]] T* detach() noexcept { return std::exchange(p_, nullptr); }
+  T* detach() noexcept { return std::exchange(p_, nullptr); }
 
   /// The pointer (null if empty).
   T* get() const noexcept { return p_; }
@@ -256,10 +257,10 @@ std::strong_ordering operator<=>(const intrusive_ptr<T>& a, std::nullptr_t) noex
 ///@}
 #endif
 
-/// Writes get() as a void pointer.
+/// os << p.get(), as Boost's: an operator<< the user declared for T* is the one called.
 template <class Char, class Traits, class T>
 std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, const intrusive_ptr<T>& p) {
-  return os << static_cast<const void*>(p.get());
+  return os << p.get();
 }
 
 /// Boost's get_pointer, found by argument-dependent lookup: generic code (Boost's bind and mem_fn,
@@ -323,7 +324,10 @@ struct thread_safe_counter {
   static unsigned int load(const type& c) noexcept { return c.load(std::memory_order_relaxed); }
   static void increment(type& c) noexcept { c.fetch_add(1, std::memory_order_relaxed); }
   static unsigned int decrement(type& c) noexcept {
-    if (c.load(std::memory_order_acquire) == 1) return 0;  // the sole owner: see the design notes
+    if (c.load(std::memory_order_acquire) == 1) {  // the sole owner: see the design notes
+      c.store(0, std::memory_order_relaxed);  // so that use_count() reads 0 in the destructor, as Boost's
+      return 0;
+    }
     return c.fetch_sub(1, std::memory_order_acq_rel) - 1;
   }
 ///@}
