@@ -409,6 +409,7 @@ struct outer : tracked {
   explicit outer(int v) : tracked(v), inner(v * 10) {}
   int inner;
 };
+struct outer_sibling : tracked {};  // what a dynamic cast of an outer must not find
 
 // Boost's local_shared_ptr converts to weak_ptr<Y> wherever it converts to shared_ptr<Y>: the weak_ptr
 // observes the object's control block, so it expires only when no owner, local or global, is left.
@@ -463,6 +464,56 @@ TEST(LocalSharedPtr, AliasingAndCasts) {
   EXPECT_FALSE(moved);
   global.reset();
   EXPECT_EQ(tracked::live(), 0);
+}
+
+// Boost's rvalue casts: the result takes the source's place in the group (no count change), and a
+// failed dynamic cast leaves the source as it was.
+TEST(LocalSharedPtr, RvalueCastsMove) {
+  auto o = own::make_local_shared<outer>(2);
+  own::local_shared_ptr<tracked> base = o;
+  EXPECT_EQ(o.local_use_count(), 2);
+  auto back = own::static_pointer_cast<outer>(std::move(base));
+  EXPECT_FALSE(base);
+  EXPECT_EQ(back.get(), o.get());
+  EXPECT_EQ(o.use_count(), 2);
+  auto konst = own::const_pointer_cast<const outer>(std::move(back));
+  EXPECT_FALSE(back);
+  auto bytes = own::reinterpret_pointer_cast<const char>(std::move(konst));
+  EXPECT_FALSE(konst);
+  EXPECT_EQ(static_cast<const void*>(bytes.get()), static_cast<const void*>(o.get()));
+  EXPECT_EQ(o.use_count(), 2);
+  own::local_shared_ptr<tracked> as_base = o;
+  auto failed = own::dynamic_pointer_cast<outer_sibling>(std::move(as_base));
+  EXPECT_FALSE(failed);
+  EXPECT_EQ(as_base.get(), o.get());  // untouched
+  auto dyn = own::dynamic_pointer_cast<outer>(std::move(as_base));
+  EXPECT_FALSE(as_base);
+  EXPECT_EQ(dyn.get(), o.get());
+  EXPECT_EQ(o.use_count(), 3);
+  const own::local_shared_ptr<outer> constant = o;
+  auto copied = own::static_pointer_cast<tracked>(constant);  // a const source is copied
+  EXPECT_EQ(constant.get(), o.get());
+  EXPECT_EQ(o.use_count(), 5);
+}
+
+TEST(LocalSharedPtr, BoostNoinitNames) {
+  auto a = own::make_local_shared_noinit<int>();
+  auto b = own::make_local_shared_noinit<int[]>(3);
+  auto c = own::make_local_shared_noinit<long[2]>();
+  *a = 1;
+  b[2] = 2;
+  c[1] = 3;
+  EXPECT_EQ(*a + b[2] + c[1], 6);
+  allocation_log log;
+  {
+    auto d = own::allocate_local_shared_noinit<int>(test_allocator<int>(&log));
+    auto e = own::allocate_local_shared_noinit<int[]>(test_allocator<int>(&log), 4);
+    *d = 4;
+    e[3] = 5;
+    EXPECT_EQ(*d + e[3], 9);
+    EXPECT_EQ(log.allocations.load(), 2);
+  }
+  EXPECT_EQ(log.deallocations.load(), 2);
 }
 
 TEST(LocalSharedPtr, AssignmentSwapReset) {

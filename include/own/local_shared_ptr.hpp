@@ -90,6 +90,14 @@ struct local_access {
   }
 };
 
+// Whether R, less its reference and cv-qualifiers, is a local_shared_ptr: the casts' argument.
+template <class R>
+struct is_local_shared : std::false_type {};
+template <class T>
+struct is_local_shared<local_shared_ptr<T>> : std::true_type {};
+template <class R>
+using if_local_shared = std::enable_if_t<is_local_shared<std::remove_cv_t<std::remove_reference_t<R>>>::value, int>;
+
 }  // namespace detail
 
 // -----------------------------------------------------------------------------------------------
@@ -300,7 +308,11 @@ class local_shared_ptr {
   }
 
   /// The number of local_shared_ptrs in this group (own::shared_ptrs made from it not included).
+  /// local_use_count() is Boost's name for it.
+  ///@{
   long use_count() const noexcept { return counts_ ? static_cast<long>(counts_->use_count()) : 0; }
+  long local_use_count() const noexcept { return use_count(); }
+  ///@}
   /// Whether get() is not null.
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
 
@@ -536,26 +548,45 @@ local_shared_ptr<T> make_local_shared_for_overwrite(std::size_t n) {
 
 ///@}
 
+/// Boost's names for the _for_overwrite forms.
+///@{
+template <class T, class... Size>
+auto make_local_shared_noinit(Size... n) -> decltype(own::make_local_shared_for_overwrite<T>(n...)) {
+  return own::make_local_shared_for_overwrite<T>(n...);
+}
+template <class T, class A, class... Size>
+auto allocate_local_shared_noinit(const A& a, Size... n) -> decltype(own::allocate_local_shared_for_overwrite<T>(a, n...)) {
+  return own::allocate_local_shared_for_overwrite<T>(a, n...);
+}
+///@}
+
 // -----------------------------------------------------------------------------------------------
 // Casts: the result joins `r`'s group.
 
-/// The casts of std::shared_ptr: the result joins `r`'s group (empty if dynamic_cast fails).
+/// The casts of std::shared_ptr: the result joins `r`'s group (empty if dynamic_cast fails). `r`
+/// is a local_shared_ptr; an rvalue one hands its place in the group to the result, as Boost's
+/// (a failed dynamic cast leaves it as it was).
 ///@{
-template <class T, class U>
-local_shared_ptr<T> static_pointer_cast(const local_shared_ptr<U>& r) noexcept {
-  return local_shared_ptr<T>(r, static_cast<typename local_shared_ptr<T>::element_type*>(r.get()));
+template <class T, class R, detail::if_local_shared<R> = 0>
+local_shared_ptr<T> static_pointer_cast(R&& r) noexcept {
+  auto* p = static_cast<typename local_shared_ptr<T>::element_type*>(r.get());
+  return local_shared_ptr<T>(std::forward<R>(r), p);
 }
-template <class T, class U>
-local_shared_ptr<T> const_pointer_cast(const local_shared_ptr<U>& r) noexcept {
-  return local_shared_ptr<T>(r, const_cast<typename local_shared_ptr<T>::element_type*>(r.get()));
+template <class T, class R, detail::if_local_shared<R> = 0>
+local_shared_ptr<T> const_pointer_cast(R&& r) noexcept {
+  auto* p = const_cast<typename local_shared_ptr<T>::element_type*>(r.get());
+  return local_shared_ptr<T>(std::forward<R>(r), p);
 }
-template <class T, class U>
-local_shared_ptr<T> reinterpret_pointer_cast(const local_shared_ptr<U>& r) noexcept {
-  return local_shared_ptr<T>(r, reinterpret_cast<typename local_shared_ptr<T>::element_type*>(r.get()));
+template <class T, class R, detail::if_local_shared<R> = 0>
+local_shared_ptr<T> reinterpret_pointer_cast(R&& r) noexcept {
+  auto* p = reinterpret_cast<typename local_shared_ptr<T>::element_type*>(r.get());
+  return local_shared_ptr<T>(std::forward<R>(r), p);
 }
-template <class T, class U>
-local_shared_ptr<T> dynamic_pointer_cast(const local_shared_ptr<U>& r) noexcept {
-  if (auto* p = dynamic_cast<typename local_shared_ptr<T>::element_type*>(r.get())) return local_shared_ptr<T>(r, p);
+template <class T, class R, detail::if_local_shared<R> = 0>
+local_shared_ptr<T> dynamic_pointer_cast(R&& r) noexcept {
+  if (auto* p = dynamic_cast<typename local_shared_ptr<T>::element_type*>(r.get())) {
+    return local_shared_ptr<T>(std::forward<R>(r), p);
+  }
   return local_shared_ptr<T>();
 }
 
