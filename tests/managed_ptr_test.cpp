@@ -6,8 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cassert>
+#include <algorithm>
+#include <functional>
 #include <memory_resource>
+#include <set>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "get_pointer_probe.hpp"
@@ -359,6 +363,44 @@ TEST(ManagedPtr, SwapGetDereference) {
   EXPECT_TRUE(a != b);
 }
 
+// As std::unique_ptr's: ordered as std::less orders get() (operator<=> in C++20), nullptr below
+// every non-null pointer as std::less has it, and hashed as get(); so a managed_ptr can key a set.
+TEST(ManagedPtr, OrderedAndHashedByGet) {
+  own::managed_ptr<tracked> a(new tracked(1));
+  own::managed_ptr<tracked> b(new tracked(2));
+  own::managed_ptr<const tracked> c(new tracked(3));
+  own::managed_ptr<tracked> empty;
+  const bool a_first = std::less<const tracked*>()(a.get(), b.get());
+  EXPECT_EQ(a < b, a_first);
+  EXPECT_EQ(b < a, !a_first);
+  EXPECT_EQ(a > b, !a_first);
+  EXPECT_TRUE(a <= a && a >= a && !(a < a));
+  EXPECT_EQ(c < a, std::less<const tracked*>()(c.get(), a.get()));  // mixed types: the common pointer
+  EXPECT_EQ(empty < nullptr, false);
+  EXPECT_EQ(nullptr < a, std::less<tracked*>()(nullptr, a.get()));
+  EXPECT_EQ(a > nullptr, std::less<tracked*>()(nullptr, a.get()));
+  EXPECT_TRUE(empty <= nullptr && empty >= nullptr && nullptr <= empty && nullptr >= empty);
+#if __cplusplus > 201703L
+  EXPECT_TRUE((a <=> a) == 0);
+  EXPECT_EQ((a <=> b) < 0, a_first);
+  EXPECT_TRUE((empty <=> nullptr) == 0);
+#endif
+  EXPECT_EQ(std::hash<own::managed_ptr<tracked>>()(a), std::hash<tracked*>()(a.get()));
+  EXPECT_EQ(std::hash<own::managed_ptr<tracked>>()(empty), std::hash<tracked*>()(nullptr));
+
+  tracked* const first = a.get();
+  std::set<own::managed_ptr<tracked>> ordered;
+  ordered.insert(std::move(a));
+  ordered.insert(std::move(b));
+  EXPECT_EQ(ordered.size(), 2u);
+  EXPECT_EQ(ordered.count(own::managed_ptr<tracked>()), 0u);
+  std::unordered_set<own::managed_ptr<tracked>> hashed;
+  hashed.insert(own::managed_ptr<tracked>(new tracked(4)));
+  hashed.insert(own::managed_ptr<tracked>());
+  EXPECT_EQ(hashed.size(), 2u);
+  EXPECT_EQ(std::count_if(ordered.begin(), ordered.end(), [first](const auto& p) { return p.get() == first; }), 1);
+}
+
 TEST(ManagedPtr, ReleaseKeepsTheManagerForLater) {
   managers::recycler recycler;
   tracked pooled(5);
@@ -648,6 +690,23 @@ TEST(ManagedPtrCheckedDeathTest, DereferencingEmptyAborts) {
   own::managed_ptr<tracked> moved_from(new tracked(1));
   own::managed_ptr<tracked> taker = std::move(moved_from);
   EXPECT_DEATH((void)moved_from->value(), "dereferencing an empty own::managed_ptr");
+}
+
+void dispose_int(int* p, void*) { delete p; }
+
+TEST(ManagedPtrCheckedDeathTest, NullDeleterFunctionAborts) {
+  using function = void (*)(int*, void*);
+  void* const no_cookie = nullptr;
+  EXPECT_DEATH({ own::managed_ptr<int> p(new int(1), no_cookie, function(nullptr)); },
+               "own::managed_ptr: a null deleter function for a non-null pointer");
+  int x = 0;
+  EXPECT_DEATH({ own::managed_ptr<int> p(&x, own::managed_ptr_deleter(&x, nullptr, nullptr)); },
+               "own::managed_ptr: a null deleter function for a non-null pointer");
+  // Null pointers with no function, and a real function, are fine.
+  own::managed_ptr<int> none(static_cast<int*>(nullptr), no_cookie, function(nullptr));
+  EXPECT_FALSE(none);
+  own::managed_ptr<int> owned(new int(2), no_cookie, &dispose_int);
+  EXPECT_EQ(*owned, 2);
 }
 #endif
 

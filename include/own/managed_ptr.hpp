@@ -49,6 +49,8 @@
 #include "detail/checked.hpp"
 #include "detail/managed_block.hpp"
 #include "detail/scalar_words.hpp"
+#include "detail/std_functional.hpp"
+#include "detail/three_way.hpp"
 #include "shared_ptr.hpp"
 
 namespace own {
@@ -135,9 +137,15 @@ class managed_ptr {
   constexpr managed_ptr(std::nullptr_t) noexcept {}
   ///@}
 
-  /// Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed).
+  /// Owns `p`, destroyed by `delete p` as a Y (no virtual destructor needed). Y must be a complete
+  /// type, not void (checked at compile time, as N1851 requires).
   template <class Y, if_convertible<Y> = 0>
   explicit managed_ptr(Y* p) noexcept {
+    static_assert(!std::is_void_v<Y>,
+                  "own::managed_ptr(p) cannot delete a void*: give a manager, managed_ptr(p, &manager), or a "
+                  "deleter, managed_ptr(p, cookie, function)");
+    static_assert(std::is_void_v<Y> || detail::is_complete<Y>::value,
+                  "own::managed_ptr(p) cannot delete an incomplete type: define it before this line");
     set(p, detail::erase_object(p), nullptr, &detail::delete_object<Y>);
   }
 
@@ -147,16 +155,20 @@ class managed_ptr {
     set(p, detail::erase_object(p), detail::erase_object(m), &detail::reclaim_object<Y, M>);
   }
 
-  /// Owns `p`, disposed of by `deleter(p, cookie)`.
+  /// Owns `p`, disposed of by `deleter(p, cookie)`. Precondition: `deleter` is not null unless `p`
+  /// is (checked in OWN_CHECKED mode).
   template <class Y, class C, if_convertible<Y> = 0>
   managed_ptr(Y* p, C* cookie, void (*deleter)(Y*, C*)) noexcept {
+    OWN_CHECK(deleter != nullptr || p == nullptr, "own::managed_ptr: a null deleter function for a non-null pointer");
     set(p, detail::erase_object(p), detail::erase_object(cookie),
         reinterpret_cast<managed_ptr_deleter::function_type>(deleter));
   }
 
   /// Resumes ownership given up by release(). With a deleter that has no object, shows `p` and owns
-  /// nothing.
+  /// nothing. Precondition: a deleter with an object has a function (checked in OWN_CHECKED mode).
   managed_ptr(T* p, const managed_ptr_deleter& deleter) noexcept {
+    OWN_CHECK(deleter.object() == nullptr || deleter.function() != nullptr,
+              "own::managed_ptr: a null deleter function for a non-null pointer");
     set_or_show(p, deleter.object(), deleter.cookie(), deleter.function());
   }
 
@@ -182,9 +194,12 @@ class managed_ptr {
     }
   }
 
-  /// Takes r's object, to be deleted as a Y.
+  /// Takes r's object, to be deleted as a Y. Not an array: own::shared_ptr<U[]> owns those.
   template <class Y, if_convertible<Y> = 0>
-  managed_ptr(std::unique_ptr<Y>&& r) noexcept : managed_ptr(r.release()) {}
+  managed_ptr(std::unique_ptr<Y>&& r) noexcept : managed_ptr(r.release()) {
+    static_assert(!std::is_array_v<Y>, "own::managed_ptr owns no arrays (it would delete, not delete[], them): "
+                                        "convert the unique_ptr<U[]> to own::shared_ptr<U[]>");
+  }
 
   ///@{
   /// Shares ownership with `r`: one reference, no allocation.
@@ -378,7 +393,8 @@ T* get_pointer(const managed_ptr<T>& p) noexcept {
   return p.get();
 }
 
-/// Comparisons of get(), and with nullptr, as std::unique_ptr's.
+/// Comparisons of get(), and with nullptr, as std::unique_ptr's (operator<=> in C++20; the
+/// relational operators, as std::less orders pointers, before).
 ///@{
 template <class T, class U>
 bool operator==(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
@@ -388,7 +404,16 @@ template <class T>
 bool operator==(const managed_ptr<T>& a, std::nullptr_t) noexcept {
   return !a;
 }
-#if __cplusplus < 202002L
+#if OWN_THREE_WAY_COMPARISON
+template <class T, class U>
+std::compare_three_way_result_t<T*, U*> operator<=>(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return std::compare_three_way()(a.get(), b.get());
+}
+template <class T>
+std::compare_three_way_result_t<T*> operator<=>(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return std::compare_three_way()(a.get(), static_cast<T*>(nullptr));
+}
+#else
 template <class T, class U>
 bool operator!=(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
   return a.get() != b.get();
@@ -404,6 +429,54 @@ bool operator==(std::nullptr_t, const managed_ptr<T>& a) noexcept {
 template <class T>
 bool operator!=(std::nullptr_t, const managed_ptr<T>& a) noexcept {
   return static_cast<bool>(a);
+}
+template <class T, class U>
+bool operator<(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return std::less<std::common_type_t<T*, U*>>()(a.get(), b.get());
+}
+template <class T, class U>
+bool operator>(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return b < a;
+}
+template <class T, class U>
+bool operator<=(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return !(b < a);
+}
+template <class T, class U>
+bool operator>=(const managed_ptr<T>& a, const managed_ptr<U>& b) noexcept {
+  return !(a < b);
+}
+template <class T>
+bool operator<(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return std::less<T*>()(a.get(), nullptr);
+}
+template <class T>
+bool operator<(std::nullptr_t, const managed_ptr<T>& a) noexcept {
+  return std::less<T*>()(nullptr, a.get());
+}
+template <class T>
+bool operator>(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return nullptr < a;
+}
+template <class T>
+bool operator>(std::nullptr_t, const managed_ptr<T>& a) noexcept {
+  return a < nullptr;
+}
+template <class T>
+bool operator<=(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return !(nullptr < a);
+}
+template <class T>
+bool operator<=(std::nullptr_t, const managed_ptr<T>& a) noexcept {
+  return !(a < nullptr);
+}
+template <class T>
+bool operator>=(const managed_ptr<T>& a, std::nullptr_t) noexcept {
+  return !(a < nullptr);
+}
+template <class T>
+bool operator>=(std::nullptr_t, const managed_ptr<T>& a) noexcept {
+  return !(nullptr < a);
 }
 #endif
 ///@}
@@ -464,3 +537,9 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
 }  // namespace detail
 
 }  // namespace own
+
+/// Hashes get(), as std::hash<std::unique_ptr<T>> does.
+template <class T>
+struct std::hash<own::managed_ptr<T>> {
+  std::size_t operator()(const own::managed_ptr<T>& p) const noexcept { return std::hash<T*>()(p.get()); }
+};
