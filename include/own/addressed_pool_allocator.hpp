@@ -9,7 +9,8 @@
 /// It differs from pool_allocator in two ways. Its constructor throws std::invalid_argument for a
 /// pool that is not findable_by_address. And a request that no block of the pool fits throws
 /// std::bad_alloc instead of going upstream, since memory from upstream could not be traced back to
-/// the pool: size the pool with housed_block_size. Two such allocators, and one and a pool_allocator,
+/// the pool: size the pool with housed_block_size (and, for a T aligned beyond
+/// alignof(std::max_align_t), set pool_options::alignment to alignof(T)). Two such allocators, and one and a pool_allocator,
 /// are equal when they use the same pool.
 ///
 /// Usage:

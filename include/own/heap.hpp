@@ -35,7 +35,9 @@
 ///  - unset: the pages, except under AddressSanitizer and valgrind (so that their use-after-free,
 ///    leak and bounds reports stay as precise as for new/delete) and where there is no mmap.
 /// With `heap` under AddressSanitizer, a freed block is poisoned but for its first 8 bytes (its link),
-/// so a use after free is reported as use-after-poison; leaks in the heap's blocks are not reported.
+/// so a use after free is reported as use-after-poison; leaks in the heap's blocks are not reported;
+/// and free pages stay cached (trim() and the delay give nothing back: the pages come from ASan's
+/// operator new, so that it sees every byte, and only it may give them back). The same without mmap.
 ///
 /// Usage example (heap_test runs it):
 ///

@@ -859,7 +859,9 @@ shared_ptr<X> make_shared_object_with_alloc(const A& a, Args&&... args) {
 /// The bytes allocate_shared<T>(a, ...), make_shared_object_with_alloc<T>(a, ...) and
 /// allocate_managed<T>(a, ...) ask `a` for, in their one block (T an object type; `A` as it is passed:
 /// an Allocator, a std::pmr::memory_resource*, a pool pointer): the block size of a pool made to serve
-/// exactly those. With the default, the default heap, make_shared's request.
+/// exactly those. With the default, the default heap, make_shared's request. A T aligned beyond
+/// alignof(std::max_align_t) also needs pool_options::alignment = alignof(T): a pool's blocks are
+/// aligned as its options say, and a request they cannot serve goes upstream.
 template <class T, class A = detail::default_allocator>
 inline constexpr std::size_t housed_block_size =
     sizeof(detail::inplace_block<T, detail::adapted_allocator_t<A>, detail::construct_with::allocator>);
