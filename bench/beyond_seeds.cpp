@@ -71,7 +71,10 @@ struct own_make {
 // with its own guard, which the unpooled rows (std, own, floor) do not pay per item.
 #ifdef OWN_BENCH_HAS_CONCURRENT_POOL
 struct own_pool_make {
-  static inline own::concurrent_pool& pool = own_bench::shared_pool<own::concurrent_pool, block_size>();
+  // Sized for what it holds, as own's documentation tells users (housed_block_size), as Boost's
+  // pool allocator is rebound to exactly std's block: not the pmr rows' 64 bytes.
+  static inline own::concurrent_pool& pool =
+      own_bench::shared_pool<own::concurrent_pool, own::housed_block_size<item, own::concurrent_pool*>>();
   static auto make() { return own::make_shared_object_with_alloc<item>(&pool); }
 };
 #endif
