@@ -1059,10 +1059,10 @@ struct allocator_use {
       S a(nullptr, logging_deleter{2}, logging_allocator<char>(&log));
       t("nullptr form: blocks ", log.blocks_in_use(), " use_count ", a.use_count());
     }
+    // libc++ compiled as C++17 constructs and destroys the object itself, as C++17's text says;
+    // own, as libstdc++, does it through the allocator in C++17 too, as C++20 says (LWG 2070).
+    constexpr bool cxx17_libcxx = libcxx_std<Api> && __cplusplus < 202002L;
     {
-      // libc++ compiled as C++17 constructs and destroys the object itself, as C++17's text says;
-      // own, as libstdc++, does it through the allocator in C++17 too, as C++20 says (LWG 2070).
-      constexpr bool cxx17_libcxx = libcxx_std<Api> && __cplusplus < 202002L;
       auto a = Api::template allocate_shared<obj>(logging_allocator<double>(&log), 3);
       if constexpr (cxx17_libcxx) {
         t("allocator construct");
@@ -1097,7 +1097,17 @@ struct allocator_use {
     {
       S a(new obj(7), logging_deleter{7}, self_naming_allocator<int>(&log));
       auto b = Api::template allocate_shared<obj>(self_naming_allocator<int>(&log), 8);
+      if constexpr (cxx17_libcxx) {
+        t("allocator construct");
+        t.move_to_end("construct obj 8");
+      }
       t("allocators that name an allocator_type: blocks ", log.blocks_in_use(), " ids ", a->id, b->id);
+      typename Api::template weak_ptr<obj> w = b;  // keeps b's block past the object (as above)
+      b.reset();
+      if constexpr (cxx17_libcxx) {
+        t("allocator destroy");
+        t.move_to_end("destroy obj 8");
+      }
     }
     // Allocation failure: the deleter is called and nothing leaks.
     {
