@@ -494,6 +494,12 @@ TEST(LocalSharedPtr, RvalueCastsMove) {
   auto copied = own::static_pointer_cast<tracked>(constant);  // a const source is copied
   EXPECT_EQ(constant.get(), o.get());
   EXPECT_EQ(o.use_count(), 5);
+  // The source's type may be named, as with Boost's and std's casts.
+  auto named = own::static_pointer_cast<outer, tracked>(std::move(copied));
+  EXPECT_FALSE(copied);
+  auto named_copy = own::dynamic_pointer_cast<const outer, outer>(constant);
+  EXPECT_EQ(named_copy.get(), o.get());
+  EXPECT_EQ(o.use_count(), 6);
 }
 
 TEST(LocalSharedPtr, BoostNoinitNames) {

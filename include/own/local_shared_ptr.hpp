@@ -90,14 +90,6 @@ struct local_access {
   }
 };
 
-// Whether R, less its reference and cv-qualifiers, is a local_shared_ptr: the casts' argument.
-template <class R>
-struct is_local_shared : std::false_type {};
-template <class T>
-struct is_local_shared<local_shared_ptr<T>> : std::true_type {};
-template <class R>
-using if_local_shared = std::enable_if_t<is_local_shared<std::remove_cv_t<std::remove_reference_t<R>>>::value, int>;
-
 }  // namespace detail
 
 // -----------------------------------------------------------------------------------------------
@@ -563,30 +555,45 @@ auto allocate_local_shared_noinit(const A& a, Size... n) -> decltype(own::alloca
 // -----------------------------------------------------------------------------------------------
 // Casts: the result joins `r`'s group.
 
-/// The casts of std::shared_ptr: the result joins `r`'s group (empty if dynamic_cast fails). `r`
-/// is a local_shared_ptr; an rvalue one hands its place in the group to the result, as Boost's
-/// (a failed dynamic cast leaves it as it was).
+/// The casts of std::shared_ptr: the result joins `r`'s group (empty if dynamic_cast fails). An
+/// rvalue `r` hands its place in the group to the result, as Boost's (a failed dynamic cast leaves
+/// it as it was).
 ///@{
-template <class T, class R, detail::if_local_shared<R> = 0>
-local_shared_ptr<T> static_pointer_cast(R&& r) noexcept {
+template <class T, class U>
+local_shared_ptr<T> static_pointer_cast(const local_shared_ptr<U>& r) noexcept {
+  return local_shared_ptr<T>(r, static_cast<typename local_shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+local_shared_ptr<T> const_pointer_cast(const local_shared_ptr<U>& r) noexcept {
+  return local_shared_ptr<T>(r, const_cast<typename local_shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+local_shared_ptr<T> reinterpret_pointer_cast(const local_shared_ptr<U>& r) noexcept {
+  return local_shared_ptr<T>(r, reinterpret_cast<typename local_shared_ptr<T>::element_type*>(r.get()));
+}
+template <class T, class U>
+local_shared_ptr<T> dynamic_pointer_cast(const local_shared_ptr<U>& r) noexcept {
+  if (auto* p = dynamic_cast<typename local_shared_ptr<T>::element_type*>(r.get())) return local_shared_ptr<T>(r, p);
+  return local_shared_ptr<T>();
+}
+template <class T, class U>
+local_shared_ptr<T> static_pointer_cast(local_shared_ptr<U>&& r) noexcept {
   auto* p = static_cast<typename local_shared_ptr<T>::element_type*>(r.get());
-  return local_shared_ptr<T>(std::forward<R>(r), p);
+  return local_shared_ptr<T>(std::move(r), p);
 }
-template <class T, class R, detail::if_local_shared<R> = 0>
-local_shared_ptr<T> const_pointer_cast(R&& r) noexcept {
+template <class T, class U>
+local_shared_ptr<T> const_pointer_cast(local_shared_ptr<U>&& r) noexcept {
   auto* p = const_cast<typename local_shared_ptr<T>::element_type*>(r.get());
-  return local_shared_ptr<T>(std::forward<R>(r), p);
+  return local_shared_ptr<T>(std::move(r), p);
 }
-template <class T, class R, detail::if_local_shared<R> = 0>
-local_shared_ptr<T> reinterpret_pointer_cast(R&& r) noexcept {
+template <class T, class U>
+local_shared_ptr<T> reinterpret_pointer_cast(local_shared_ptr<U>&& r) noexcept {
   auto* p = reinterpret_cast<typename local_shared_ptr<T>::element_type*>(r.get());
-  return local_shared_ptr<T>(std::forward<R>(r), p);
+  return local_shared_ptr<T>(std::move(r), p);
 }
-template <class T, class R, detail::if_local_shared<R> = 0>
-local_shared_ptr<T> dynamic_pointer_cast(R&& r) noexcept {
-  if (auto* p = dynamic_cast<typename local_shared_ptr<T>::element_type*>(r.get())) {
-    return local_shared_ptr<T>(std::forward<R>(r), p);
-  }
+template <class T, class U>
+local_shared_ptr<T> dynamic_pointer_cast(local_shared_ptr<U>&& r) noexcept {
+  if (auto* p = dynamic_cast<typename local_shared_ptr<T>::element_type*>(r.get())) return local_shared_ptr<T>(std::move(r), p);
   return local_shared_ptr<T>();
 }
 
