@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tests of <own/detail/load_proxy.hpp>, the control block that stands in for a value's on one
 // thread's loads from atomic_shared_ptr: its references (the standing one, its users', the owner's
-// weak one), who releases the value and when, and what it reports as the owner. Driven by hand on
-// one thread; atomic_shared_ptr_test drives it through loads and stores with real threads.
+// weak one), who releases the value and when, and what it reports as the owner. Driven by hand, on
+// one thread but for a revocation racing loads; atomic_shared_ptr_test drives it through loads and
+// stores with real threads.
 #include <own/detail/load_proxy.hpp>
 #include <own/shared_ptr.hpp>
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
 
 #include "tracked.hpp"
 
@@ -78,6 +82,41 @@ TEST_F(armed, TheLastReleaseOfTheValueRunsWhereTheProxysLastReferenceGoes) {
   proxy.revoke();
   EXPECT_EQ(tracked::destroyed(), destroyed + 1);
   EXPECT_TRUE(proxy.is_free());
+}
+
+TEST_F(armed, AnIncrementThatFindsNoReferenceTakesItselfBack) {
+  own::shared_ptr<tracked> loaded = arm();
+  proxy.revoke();
+  loaded.reset();
+  const long destroyed = tracked::destroyed();
+  ASSERT_EQ(proxy.counts(), control_block::one_weak);
+  EXPECT_FALSE(proxy.add_shared_unless_zero());
+  EXPECT_EQ(proxy.counts(), control_block::one_weak);
+  EXPECT_TRUE(proxy.is_free());
+  EXPECT_EQ(real->use_count(), 1);
+  EXPECT_EQ(tracked::destroyed(), destroyed);
+}
+
+// A writer's revocation racing the owner's loads (the increment that finds the count at zero and
+// takes itself back): whatever the interleaving, the value is released once and the proxy ends free.
+TEST_F(armed, LoadsRacingARevocationLeaveTheCountsWhole) {
+  for (int round = 0; round != 2000; ++round) {
+    arm().reset();
+    std::atomic<bool> go{false};
+    std::thread writer([&] {
+      while (!go.load(std::memory_order_acquire)) {
+      }
+      proxy.revoke();
+    });
+    go.store(true, std::memory_order_release);
+    while (proxy.share(&node_a)) {
+      own::shared_ptr<tracked> loaded = shared_access::adopt<tracked>(value.get(), &proxy);
+      EXPECT_EQ(loaded->value(), 7);
+    }
+    writer.join();
+    ASSERT_EQ(proxy.counts(), control_block::one_weak) << "round " << round;
+    ASSERT_EQ(real->use_count(), 1) << "round " << round;
+  }
 }
 
 TEST_F(armed, ArmsAgainOnceFree) {

@@ -32,7 +32,7 @@
 // the atomic (finding the node), then `standing` (finding it set), both seq_cst: the writer clears
 // `standing` after unlinking, so the node was the atomic's value when the load read it (a node at the
 // same address later is another node, made after the proxy was revoked), and the reference taken
-// (increment unless zero) keeps the proxy, and so the value, alive.
+// (an increment that found the count above zero) keeps the proxy, and so the value, alive.
 #pragma once
 
 #include <algorithm>

@@ -7,7 +7,8 @@
 // stored pointer: `element`): it then holds one shared reference to `real`, and its own shared count
 // holds one reference for the arming (the *standing* reference, marked by `standing`) plus one per
 // shared_ptr that uses the proxy as its block. A load that finds the atomic still holding that node
-// takes a reference on the proxy (increment unless zero) instead of on `real`. Whoever clears
+// takes a reference on the proxy (an increment, taken back if the count was zero) instead of on
+// `real`. Whoever clears
 // `standing` first (the writer that unlinks the node, or the owner) drops the standing reference;
 // the proxy's last shared reference releases `real`, and the proxy is free for its owner to arm
 // again (the owner keeps a weak reference to it from its first arming until its thread exits).
@@ -37,7 +38,7 @@ class OWN_PROCESS_WIDE load_proxy : public control_block {
   constexpr load_proxy() noexcept : control_block(&ops_table) {}
 
   // For its owner: whether the proxy stands for `node` and took one more reference for the caller.
-  bool share(const void* node) noexcept { return node_ == node && standing_.load(std::memory_order_seq_cst) && try_add_shared(); }
+  bool share(const void* node) noexcept { return node_ == node && standing_.load(std::memory_order_seq_cst) && add_shared_unless_zero(); }
   // For its owner: whether it may be armed (no reference left from its last arming, but the owner's
   // weak one). One load.
   bool is_free() const noexcept { return owner_weak_ ? only_one_weak_left() : !in_use_.load(std::memory_order_acquire); }
