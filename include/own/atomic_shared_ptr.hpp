@@ -57,10 +57,11 @@
 ///    a static table) that takes one reference to the value and hands out references of its own.
 ///    The thread's next loads of that node read the pointer and take a reference on the proxy (one
 ///    increment, taken back if the proxy was released meanwhile, on a line only this thread
-///    writes): no hazard protection, nothing written that another thread reads. An arming that served fewer than 8 loads before its node
-///    was replaced doubles the run of loads the next one waits for (up to 64), so that a value that
-///    keeps changing is not armed for at every change. A thread keeps its proxy from its first
-///    arming to its exit, so that arming it again writes only the proxy's line and the value's count.
+///    writes): no hazard protection, nothing written that another thread reads. An arming that
+///    served fewer than 8 loads before its node was replaced doubles the run of loads the next one
+///    waits for (up to 64), so that a value that keeps changing is not armed for at every change. A
+///    thread keeps its proxy from its first arming to its exit, so that arming it again writes only
+///    the proxy's line and the value's count.
 ///    The proxy holds a *standing* reference while it stands
 ///    for the node; the write that unlinks the node (store, exchange, compare_exchange, the
 ///    atomic's destructor) finds the proxy in the same scan of hazard records and revokes it
@@ -187,24 +188,24 @@
 ///    back-offs wait a bounded number of spin hints whatever other threads do, never for a thread.
 ///  * Proxied loads (the argument in detail/load_proxies.hpp). A load through a proxy reads the
 ///    pointer, then finds the proxy standing for that node: the writer that unlinks a node revokes
-///    its proxies only after unlinking it, so the node was the atomic's value when the load read it,
-///    and the reference taken on the proxy (an increment that found the count above zero) keeps the
-///    proxy's reference to the value. An armed proxy is always revoked by the write that unlinks its node: its owner
-///    publishes the node in its hazard record, then reads the pointer again, revoking the proxy
-///    itself if the node is gone; otherwise the unlinking write's scan sees the record. Revoking is
-///    an exchange of the standing flag, so the standing reference is dropped once. A writer arms its
-///    proxy for the node it wrote only as a load arms, under a guard whose protection of that node
-///    a re-read validated, so the same holds of its armings. A scan that read a record's earlier
-///    node may revoke a later arming early: the proxy is lost to its loads, and if that arming's
-///    node was replaced meanwhile, this release may be its value's last (run by this writer,
-///    unprotected: a writer, as the file documentation allows). The arming sets the
-///    flag with release, so that such a revocation sees its counts and value. While its owner may
-///    arm it, the proxy does not look like a sole owner's block (the owner holds a weak reference
-///    to it), so its last release always decrements. A load's increment that finds the count at
-///    zero (the revocation won) takes itself back and revives nothing: with no reference left,
-///    nobody else can copy or release one meanwhile, the release already ran the proxy's disposal,
-///    and its weak release cannot free the proxy (it frees at exactly one weak reference, which the
-///    owner's keeps above while the owner loads).
+///    its proxies only after unlinking it, so the node was the atomic's value when the load read
+///    it, and the reference taken on the proxy (an increment that found the count above zero) keeps
+///    the proxy's reference to the value. An armed proxy is always revoked by the write that
+///    unlinks its node: its owner publishes the node in its hazard record, then reads the pointer
+///    again, revoking the proxy itself if the node is gone; otherwise the unlinking write's scan
+///    sees the record. Revoking is an exchange of the standing flag, so the standing reference is
+///    dropped once. A writer arms its proxy for the node it wrote only as a load arms, under a
+///    guard whose protection of that node a re-read validated, so the same holds of its armings. A
+///    scan that read a record's earlier node may revoke a later arming early: the proxy is lost to
+///    its loads, and if that arming's node was replaced meanwhile, this release may be its value's
+///    last (run by this writer, unprotected: a writer, as the file documentation allows). The
+///    arming sets the flag with release, so that such a revocation sees its counts and value. While
+///    its owner may arm it, the proxy does not look like a sole owner's block (the owner holds a
+///    weak reference to it), so its last release always decrements. A load's increment that finds
+///    the count at zero (the revocation won) takes itself back and revives nothing: with no
+///    reference left, nobody else can copy or release one meanwhile, the release already ran the
+///    proxy's disposal, and its weak release cannot free the proxy (only the last weak reference
+///    frees it, and the owner holds one while it loads).
 ///  * Memory bound. A node is deferred only while a reader holds it or has yet to look at its
 ///    flag, so at most about two per thread that reads (see hazard_slots); the values they hold are
 ///    released with them, or, held for writers, by the next write.

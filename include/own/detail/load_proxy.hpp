@@ -8,10 +8,10 @@
 // holds one reference for the arming (the *standing* reference, marked by `standing`) plus one per
 // shared_ptr that uses the proxy as its block. A load that finds the atomic still holding that node
 // takes a reference on the proxy (an increment, taken back if the count was zero) instead of on
-// `real`. Whoever clears
-// `standing` first (the writer that unlinks the node, or the owner) drops the standing reference;
-// the proxy's last shared reference releases `real`, and the proxy is free for its owner to arm
-// again (the owner keeps a weak reference to it from its first arming until its thread exits).
+// `real`. Whoever clears `standing` first (the writer that unlinks the node, or the owner) drops the
+// standing reference; the proxy's last shared reference releases `real`, and the proxy is free for
+// its owner to arm again (the owner keeps a weak reference to it from its first arming until its
+// thread exits).
 //
 // What a proxied shared_ptr means to its users: the proxy is its control block, but the owner it
 // reports is `real` (owner_before, owner_hash, owner_equal, a weak_ptr made from it, the atomics'
