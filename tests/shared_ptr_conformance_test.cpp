@@ -1062,19 +1062,22 @@ struct allocator_use {
     // libc++ compiled as C++17 constructs and destroys the object itself, as C++17's text says;
     // own, as libstdc++, does it through the allocator in C++17 too, as C++20 says (LWG 2070).
     constexpr bool cxx17_libcxx = libcxx_std<Api> && __cplusplus < 202002L;
+    // There std's transcript has no line for the allocator's step and logs the object's
+    // construction or destruction where own's logs that step: add the step's line, then move the
+    // object's line after it.
+    auto as_through_allocator = [&]([[maybe_unused]] const char* step, [[maybe_unused]] int id) {
+      if constexpr (cxx17_libcxx) {
+        t("allocator ", step);
+        t.move_to_end(std::string(step) + " obj " + std::to_string(id));
+      }
+    };
     {
       auto a = Api::template allocate_shared<obj>(logging_allocator<double>(&log), 3);
-      if constexpr (cxx17_libcxx) {
-        t("allocator construct");
-        t.move_to_end("construct obj 3");
-      }
+      as_through_allocator("construct", 3);
       typename Api::template weak_ptr<obj> w = a;
       t("allocate_shared: blocks ", log.blocks_in_use(), " id ", a->id);
       a.reset();
-      if constexpr (cxx17_libcxx) {
-        t("allocator destroy");
-        t.move_to_end("destroy obj 3");
-      }
+      as_through_allocator("destroy", 3);
       t("object gone, block stays: ", log.blocks_in_use());
       w.reset();
       t("block gone: ", log.blocks_in_use());
@@ -1097,17 +1100,11 @@ struct allocator_use {
     {
       S a(new obj(7), logging_deleter{7}, self_naming_allocator<int>(&log));
       auto b = Api::template allocate_shared<obj>(self_naming_allocator<int>(&log), 8);
-      if constexpr (cxx17_libcxx) {
-        t("allocator construct");
-        t.move_to_end("construct obj 8");
-      }
+      as_through_allocator("construct", 8);
       t("allocators that name an allocator_type: blocks ", log.blocks_in_use(), " ids ", a->id, b->id);
       typename Api::template weak_ptr<obj> w = b;  // keeps b's block past the object (as above)
       b.reset();
-      if constexpr (cxx17_libcxx) {
-        t("allocator destroy");
-        t.move_to_end("destroy obj 8");
-      }
+      as_through_allocator("destroy", 8);
     }
     // Allocation failure: the deleter is called and nothing leaks.
     {
