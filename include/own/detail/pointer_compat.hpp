@@ -38,18 +38,25 @@ inline constexpr bool accepts_raw_v = accepts_raw<Y, T>::value;
 // incomplete class, where it is well-formed (std's separate Mandates, that Y be complete, is the
 // deleter's static_assert); false for void. The expression is never formed for either: compilers
 // warn on it even in a SFINAE context, which -Werror turns into an error in a mere trait query.
+// The two delete expressions take their operands from two different functions: g++ 12 takes
+// `delete e` and `delete[] e` in a decltype for the same type when e is the same, so with one operand
+// the first trait instantiated answered for both (and, with std::declval<T*>(), for a user's traits).
 template <class T, class = void>
 struct is_complete : std::false_type {};
 template <class T>
 struct is_complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+template <class T>
+T* object_to_delete() noexcept;  // declared only: unevaluated operands
+template <class T>
+T* array_to_delete() noexcept;
 template <class T, class = void>
 struct has_delete : std::false_type {};
 template <class T>
-struct has_delete<T, std::void_t<decltype(delete std::declval<T*>())>> : std::true_type {};
+struct has_delete<T, std::void_t<decltype(delete object_to_delete<T>())>> : std::true_type {};
 template <class T, class = void>
 struct has_array_delete : std::false_type {};
 template <class T>
-struct has_array_delete<T, std::void_t<decltype(delete[] std::declval<T*>())>> : std::true_type {};
+struct has_array_delete<T, std::void_t<decltype(delete[] array_to_delete<T>())>> : std::true_type {};
 template <class T>
 struct is_deletable
     : std::conjunction<std::is_object<T>, std::disjunction<std::negation<is_complete<T>>, has_delete<T>>> {};
