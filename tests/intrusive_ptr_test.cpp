@@ -16,7 +16,7 @@
 
 #include <gtest/gtest.h>
 
-#include "get_pointer_probe.hpp"
+#include "generic_code_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -532,6 +532,19 @@ TEST_F(IntrusivePtr, GetPointerFoundByArgumentDependentLookup) {
   static_assert(std::is_same_v<decltype(get_pointer(c)), const node*>);
   EXPECT_EQ(own_test::generic_code::raw_of(c)->value, 3);
   EXPECT_EQ(get_pointer(intrusive_ptr<base>()), nullptr);
+}
+
+// Boost's `std::size_t hash_value(intrusive_ptr<T> const& p) noexcept`, found by argument-dependent
+// lookup (boost::hash calls it): std::hash's value, the hash of get().
+TEST_F(IntrusivePtr, HashValueFoundByArgumentDependentLookup) {
+  intrusive_ptr<node> p(new node(3));
+  static_assert(std::is_same_v<decltype(hash_value(p)), std::size_t>);
+  static_assert(noexcept(hash_value(p)));
+  EXPECT_EQ(hash_value(p), std::hash<intrusive_ptr<node>>()(p));
+  EXPECT_EQ(hash_value(p), std::hash<node*>()(p.get()));
+  const intrusive_ptr<const node> c = p;
+  EXPECT_EQ(own_test::generic_code::hash_of(c), std::hash<const node*>()(p.get()));
+  EXPECT_EQ(hash_value(intrusive_ptr<base>()), std::hash<base*>()(nullptr));
 }
 
 #ifdef OWN_CHECKED

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "get_pointer_probe.hpp"
+#include "generic_code_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -214,6 +214,18 @@ TEST(LocalSharedPtr, GetPointerFoundByArgumentDependentLookup) {
   static_assert(std::is_same_v<decltype(get_pointer(a)), int*>);
   EXPECT_EQ(get_pointer(a)[2], 5);
   EXPECT_EQ(get_pointer(own::local_shared_ptr<int>()), nullptr);
+}
+
+// Boost's hash_value(p), found by argument-dependent lookup: std::hash's value, the hash of get().
+TEST(LocalSharedPtr, HashValueFoundByArgumentDependentLookup) {
+  auto p = own::make_local_shared<int>(4);
+  static_assert(std::is_same_v<decltype(hash_value(p)), std::size_t>);
+  static_assert(noexcept(hash_value(p)));
+  EXPECT_EQ(hash_value(p), std::hash<own::local_shared_ptr<int>>()(p));
+  EXPECT_EQ(hash_value(p), std::hash<int*>()(p.get()));
+  own::local_shared_ptr<const int> c = p;
+  EXPECT_EQ(own_test::generic_code::hash_of(c), std::hash<const int*>()(p.get()));
+  EXPECT_EQ(hash_value(own::local_shared_ptr<int>()), std::hash<int*>()(nullptr));
 }
 
 // [util.smartptr.shared.general]: T may be void (or cv void). The members that would need a void&,

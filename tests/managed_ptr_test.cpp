@@ -14,7 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "get_pointer_probe.hpp"
+#include "generic_code_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -148,6 +148,18 @@ TEST(ManagedPtr, GetPointerFoundByArgumentDependentLookup) {
   EXPECT_EQ(own_test::generic_code::raw_of(c), raw);
   EXPECT_EQ(*raw, 4);
   EXPECT_EQ(get_pointer(own::managed_ptr<int>()), nullptr);
+}
+
+// Boost's hash_value(p), found by argument-dependent lookup: std::hash's value, the hash of get().
+TEST(ManagedPtr, HashValueFoundByArgumentDependentLookup) {
+  own::managed_ptr<int> p = own::make_managed<int>(4);
+  static_assert(std::is_same_v<decltype(hash_value(p)), std::size_t>);
+  static_assert(noexcept(hash_value(p)));
+  EXPECT_EQ(hash_value(p), std::hash<own::managed_ptr<int>>()(p));
+  int* raw = p.get();
+  const own::managed_ptr<const int> c = std::move(p);
+  EXPECT_EQ(own_test::generic_code::hash_of(c), std::hash<const int*>()(raw));
+  EXPECT_EQ(hash_value(own::managed_ptr<int>()), std::hash<int*>()(nullptr));
 }
 
 TEST(ManagedPtr, NewedObjectDeletedAsItsCompleteType) {

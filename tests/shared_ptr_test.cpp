@@ -19,7 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "get_pointer_probe.hpp"
+#include "generic_code_probe.hpp"
 #include "test_allocator.hpp"
 #include "tracked.hpp"
 
@@ -185,6 +185,22 @@ TEST(SharedPtr, GetPointerFoundByArgumentDependentLookup) {
   own::shared_ptr<void> v = p;
   EXPECT_EQ(get_pointer(v), static_cast<void*>(raw));
   EXPECT_EQ(get_pointer(own::shared_ptr<int>()), nullptr);
+}
+
+// Boost's hash_value(p), found by argument-dependent lookup (boost::hash and hash_combine call it):
+// std::hash's value, the hash of get(), so equal pointers hash alike across the two.
+TEST(SharedPtr, HashValueFoundByArgumentDependentLookup) {
+  auto p = own::make_shared<int>(4);
+  static_assert(std::is_same_v<decltype(hash_value(p)), std::size_t>);
+  static_assert(noexcept(hash_value(p)));
+  EXPECT_EQ(hash_value(p), std::hash<own::shared_ptr<int>>()(p));
+  EXPECT_EQ(hash_value(p), std::hash<int*>()(p.get()));
+  own::shared_ptr<const int> c = p;
+  EXPECT_EQ(own_test::generic_code::hash_of(c), std::hash<const int*>()(p.get()));
+  own::shared_ptr<void> aliased(c, nullptr);
+  EXPECT_EQ(hash_value(aliased), std::hash<void*>()(nullptr));
+  auto a = own::make_shared<int[]>(3, 5);
+  EXPECT_EQ(hash_value(a), std::hash<int*>()(a.get()));
 }
 
 // [util.smartptr.shared.const]: the constraint "d(p) is well-formed" is about the call at hand. A

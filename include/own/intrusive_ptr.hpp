@@ -270,6 +270,13 @@ T* get_pointer(const intrusive_ptr<T>& p) noexcept {
   return p.get();
 }
 
+/// Boost's hash_value, found by argument-dependent lookup (boost::hash, hash_combine and Boost's
+/// unordered containers hash through it): std::hash<intrusive_ptr<T>>'s value, the hash of get().
+template <class T>
+std::size_t hash_value(const intrusive_ptr<T>& p) noexcept {
+  return std::hash<T*>()(p.get());
+}
+
 /// The casts return an empty pointer for an empty argument. The rvalue forms move the reference
 /// instead of adding one; a failed dynamic_pointer_cast leaves its argument untouched.
 ///@{
@@ -488,5 +495,5 @@ intrusive_ptr<T> allocate_intrusive(const A& a, Args&&... args) {
 
 template <class T>
 struct std::hash<own::intrusive_ptr<T>> {
-  std::size_t operator()(const own::intrusive_ptr<T>& p) const noexcept { return std::hash<T*>()(p.get()); }
+  std::size_t operator()(const own::intrusive_ptr<T>& p) const noexcept { return own::hash_value(p); }
 };

@@ -613,6 +613,12 @@ typename local_shared_ptr<T>::element_type* get_pointer(const local_shared_ptr<T
   return p.get();
 }
 
+/// As shared_ptr's (Boost's hash_value, found by argument-dependent lookup): the hash of get().
+template <class T>
+std::size_t hash_value(const local_shared_ptr<T>& p) noexcept {
+  return std::hash<typename local_shared_ptr<T>::element_type*>()(p.get());
+}
+
 // -----------------------------------------------------------------------------------------------
 // Comparisons: by get(), like shared_ptr.
 
@@ -688,7 +694,5 @@ std::basic_ostream<E, Traits>& operator<<(std::basic_ostream<E, Traits>& os, con
 
 template <class T>
 struct std::hash<own::local_shared_ptr<T>> {
-  std::size_t operator()(const own::local_shared_ptr<T>& p) const noexcept {
-    return std::hash<typename own::local_shared_ptr<T>::element_type*>()(p.get());
-  }
+  std::size_t operator()(const own::local_shared_ptr<T>& p) const noexcept { return own::hash_value(p); }
 };

@@ -393,6 +393,12 @@ T* get_pointer(const managed_ptr<T>& p) noexcept {
   return p.get();
 }
 
+/// As shared_ptr's (Boost's hash_value, found by argument-dependent lookup): the hash of get().
+template <class T>
+std::size_t hash_value(const managed_ptr<T>& p) noexcept {
+  return std::hash<T*>()(p.get());
+}
+
 /// Comparisons of get(), and with nullptr, as std::unique_ptr's (operator<=> in C++20; the
 /// relational operators, as std::less orders pointers, before).
 ///@{
@@ -541,5 +547,5 @@ shared_ptr<T> shared_from_managed(managed_ptr<Y>&& r, const A& a) {
 /// Hashes get(), as std::hash<std::unique_ptr<T>> does.
 template <class T>
 struct std::hash<own::managed_ptr<T>> {
-  std::size_t operator()(const own::managed_ptr<T>& p) const noexcept { return std::hash<T*>()(p.get()); }
+  std::size_t operator()(const own::managed_ptr<T>& p) const noexcept { return own::hash_value(p); }
 };

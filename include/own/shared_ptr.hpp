@@ -1094,6 +1094,13 @@ typename shared_ptr<T>::element_type* get_pointer(const shared_ptr<T>& p) noexce
   return p.get();
 }
 
+/// Boost's hash_value, found by argument-dependent lookup (boost::hash, hash_combine and Boost's
+/// unordered containers hash through it): std::hash<shared_ptr<T>>'s value, the hash of get().
+template <class T>
+std::size_t hash_value(const shared_ptr<T>& p) noexcept {
+  return std::hash<typename shared_ptr<T>::element_type*>()(p.get());
+}
+
 // -----------------------------------------------------------------------------------------------
 // Ownership-based ordering, equality and hashing (owner_less; owner_hash/owner_equal as in C++26).
 
@@ -1168,9 +1175,7 @@ template <class T>
 struct std::hash<own::shared_ptr<T>> {
   using result_type [[deprecated]] = std::size_t;
   using argument_type [[deprecated]] = own::shared_ptr<T>;
-  std::size_t operator()(const own::shared_ptr<T>& p) const noexcept {
-    return std::hash<typename own::shared_ptr<T>::element_type*>()(p.get());
-  }
+  std::size_t operator()(const own::shared_ptr<T>& p) const noexcept { return own::hash_value(p); }
 };
 
 // atomic_load(&p) and the other free functions for atomic access, which std declares in <memory>.
