@@ -6,9 +6,8 @@
 // nothing leaked, nothing was destroyed twice, and where std gives the strong guarantee the target
 // is as it was. Each sweep also asserts how many failure points it found, so a sweep that injects
 // nothing fails.
-// The operator-new sweeps need the default heap's blocks from operator new (heap_test covers the
-// heap's own failures).
-#include "operator_new_mode.hpp"
+// The operator-new sweeps need the default heap's blocks from operator new: it sends them there in
+// a program that replaces operator new, as this one does (heap_test covers the heap's own failures).
 
 #include <own/intrusive_ptr.hpp>
 #include <own/local_shared_ptr.hpp>

@@ -953,6 +953,27 @@ TEST(HeapSwitch, TheEnvironmentVariableChoosesTheModeForTheWholeProcess) {
       << wrong.output;
 }
 
+// A program that replaces operator new (this one does, where it counts) gets own's blocks there by
+// default, as it gets std's; heap_default_mode_test checks a program that does not.
+TEST(HeapSwitchChild, DefaultModeFollowsTheProgramsOperatorNew) {
+  SKIP_UNLESS_CHILD();
+  EXPECT_TRUE(own::heap::uses_operator_new());
+  EXPECT_EQ(news_during([] { own::make_shared<sixty_four>(); }), 1);
+  long on_another_thread = 0;
+  std::thread([&] { on_another_thread = news_during([] { own::make_shared<sixty_four>(); }); }).join();
+  EXPECT_EQ(on_another_thread, 1);
+  EXPECT_EQ(own::heap::current_statistics().mapped_bytes, 0u);
+}
+
+TEST(HeapSwitch, AProgramThatReplacesOperatorNewGetsTheBlocksThereByDefault) {
+  if (!OWN_TEST_COUNTS_NEW || !OWN_CAN_LOCATE_OPERATOR_NEW) GTEST_SKIP() << "operator new is not this program's";
+  if (in_child()) GTEST_SKIP() << "the parent's test";
+  const child_result r = run_child("HeapSwitchChild.DefaultModeFollowsTheProgramsOperatorNew",
+                                   {"OWN_HEAP_TEST_DEFAULT_MODE=1"}, {"OWN_DEFAULT_ALLOCATOR"});
+  EXPECT_TRUE(exited_cleanly(r)) << r.output;
+  EXPECT_NE(r.output.find("[  PASSED  ] 1 test"), std::string::npos) << r.output;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The sanitizers still see bugs
 

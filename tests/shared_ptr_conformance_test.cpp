@@ -13,9 +13,8 @@
 //
 // Tests named DISABLED_ document a difference left in place (see the comment at each).
 //
-// Transcripts count operator new calls, so own's default heap runs here in its operator_new mode
-// (in its own mode own makes fewer: the allocations that differ are the heap's, tested in heap_test).
-#include "operator_new_mode.hpp"
+// Transcripts count operator new calls. This executable replaces operator new (below), so own's
+// default heap sends its blocks there, as it does in any program that replaces it (see heap.hpp).
 #include <own/atomic_shared_ptr.hpp>
 #include <own/shared_ptr.hpp>
 

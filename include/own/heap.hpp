@@ -30,10 +30,14 @@
 ///
 /// The switch: the environment variable OWN_DEFAULT_ALLOCATOR, read once, at the first allocation:
 ///  - `operator_new`: every block comes from ::operator new and goes back to ::operator delete (for
-///    heap profilers, allocation-counting tests and replaced operator new);
+///    heap profilers, and a replaced operator new that the default cannot see);
 ///  - `heap`: the pages, even where they are off by default;
 ///  - unset: the pages, except under AddressSanitizer and valgrind (so that their use-after-free,
-///    leak and bounds reports stay as precise as for new/delete) and where there is no mmap.
+///    leak and bounds reports stay as precise as for new/delete), where there is no mmap, and in a
+///    program that replaces operator new itself, as tests that count allocations or make them fail
+///    do: its blocks then go where std's would. Seen on glibc 2.34 and later, where the executable
+///    exports its operator new (linked dynamically to libstdc++ or libc++); an operator new that a
+///    shared library brings (tcmalloc, jemalloc, mimalloc) leaves the pages on.
 /// With `heap` under AddressSanitizer, a freed block is poisoned but for its first 8 bytes (its link),
 /// so a use after free is reported as use-after-poison; leaks in the heap's blocks are not reported;
 /// and free pages stay cached (trim() and the delay give nothing back: the pages come from ASan's

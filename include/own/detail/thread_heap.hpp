@@ -41,6 +41,7 @@
 #include "heap_pages.hpp"
 #include "heap_size_classes.hpp"
 #include "process_wide.hpp"
+#include "replaced_operator_new.hpp"
 #include "slow_path.hpp"
 
 namespace own::detail {
@@ -89,7 +90,8 @@ OWN_PROCESS_WIDE inline std::atomic<int> heap_mode_setting{0};
 
 // OWN_DEFAULT_ALLOCATOR=operator_new sends every block to ::operator new, =heap forces the pages; by
 // default the pages, except where the pages would hide bugs from the tools looking for them
-// (AddressSanitizer, valgrind) and where there is no mmap.
+// (AddressSanitizer, valgrind), where there is no mmap, and where the program replaces operator new
+// (to count or fail allocations, as tests do, or to serve them its own way).
 inline heap_mode heap_mode_from_environment() noexcept {
   if (const char* setting = std::getenv("OWN_DEFAULT_ALLOCATOR")) {
     if (std::strcmp(setting, "operator_new") == 0) return heap_mode::operator_new;
@@ -101,6 +103,7 @@ inline heap_mode heap_mode_from_environment() noexcept {
   // valgrind preloads its vgpreload_*.so into every program it runs.
   const char* preload = std::getenv("LD_PRELOAD");
   if (preload != nullptr && std::strstr(preload, "vgpreload") != nullptr) return heap_mode::operator_new;
+  if (detail::program_replaces_operator_new()) return heap_mode::operator_new;
   return heap_mode::pages;
 }
 
