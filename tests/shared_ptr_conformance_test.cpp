@@ -444,6 +444,9 @@ static_assert(adoption_agrees_all<int[], void, const void, void()>() && adoption
 static_assert((constructible<std_api, base, derived*, int_only_deleter> || OWN_TEST_STD_IS_LIBCXX) &&  // (libc++ checks)
               !constructible<own_api, base, derived*, int_only_deleter>);
 static_assert(constructible<own_api, int, int*, int_only_deleter>);
+// (own declares the forms with such a deleter deleted, for a one-line error: still not constructible.)
+static_assert(!constructible<own_api, base, derived*, int_only_deleter, std::allocator<int>> &&
+              !constructible<own_api, int, int*, int> && !constructible<own_api, int, int*, int, std::allocator<int>>);
 static_assert(!constructible<own_api, int, std::nullptr_t, deleter> && !constructible<own_api, int, std::nullptr_t, move_only_deleter>);
 static_assert(!constructible<own_api, void, void*> && !constructible<own_api, const void, const void*>);
 static_assert(constructible<own_api, void, void*, null_deleter>);

@@ -234,6 +234,10 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class Y, class D>
   using if_adoptable_with = std::enable_if_t<detail::accepts_raw_v<Y, T> && detail::is_deleter_for<D, Y*>::value, int>;
   template <class Y, class D>
+  using if_no_deleter_for = std::enable_if_t<detail::accepts_raw_v<Y, T> && !detail::is_deleter_for<D, Y*>::value &&
+                                                 !detail::is_memory_source_v<std::remove_pointer_t<D>>,
+                                             int>;
+  template <class Y, class D>
   using if_unique_convertible =
       std::enable_if_t<detail::is_compatible_v<Y, T> &&
                            std::is_convertible_v<typename std::unique_ptr<Y, D>::pointer, std::remove_extent_t<T>*>,
@@ -261,6 +265,15 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   /// Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
   shared_ptr(Y* p, D d) : shared_ptr(p, std::move(d), detail::default_allocator()) {}
+  /// Not a constructor: a `d` that cannot be called as d(p) or moved is no deleter, and std takes the
+  /// constructor out of overload resolution (is_constructible says false). Deleted, the error names
+  /// the line below instead of listing every constructor.
+  ///@{
+  template <class Y, class D, if_no_deleter_for<Y, D> = 0>
+  shared_ptr(Y*, D) = delete;  // own: d(p) is ill-formed for this deleter and pointer, or D cannot be moved
+  template <class Y, class D, class A, if_no_deleter_for<Y, D> = 0>
+  shared_ptr(Y*, D, A) = delete;  // own: d(p) is ill-formed for this deleter and pointer, or D cannot be moved
+  ///@}
   /// shared_ptr<T>(p, &pool) would take &pool for the deleter, which a pool or memory resource can never
   /// be: said in one error, rather than as a failed overload resolution.
   template <class Y, class Source, std::enable_if_t<detail::is_memory_source_v<Source>, int> = 0>
