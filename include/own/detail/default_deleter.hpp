@@ -2,6 +2,14 @@
 // The deleters shared_ptr uses when it is given none.
 #pragma once
 
+// Past a failed static_assert below, the compiler would go on to warn that the delete of the
+// incomplete type runs no destructor: six more lines about the error just reported. (For a complete
+// type there is nothing to warn about.)
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdelete-incomplete"
+#endif
+
 namespace own {
 
 // N1851's default_deleter: `delete p`. Pass it where an allocator must be given with no custom
@@ -26,3 +34,7 @@ struct array_deleter {
 
 }  // namespace detail
 }  // namespace own
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
