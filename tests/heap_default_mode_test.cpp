@@ -14,14 +14,9 @@
 
 namespace {
 
+// (OWN_HEAP_ASAN: the heap's own reading of the compiler's AddressSanitizer macros.)
 bool under_memory_tools() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return true;
-#endif
-#endif
+  if (OWN_HEAP_ASAN) return true;
   const char* preload = std::getenv("LD_PRELOAD");
   return preload != nullptr && std::strstr(preload, "vgpreload") != nullptr;
 }
