@@ -188,6 +188,12 @@ TEST(LocalSharedPtr, GenericLambdaDeleter) {
     delete p;
   };
   static_assert(std::is_constructible_v<own::local_shared_ptr<int>, int*, decltype(del)>);
+  // Declared deleted for a short error, but still not constructible: another pointer type, a
+  // deleter that cannot take it.
+  static_assert(!std::is_constructible_v<own::local_shared_ptr<int>, long*> &&
+                !std::is_constructible_v<own::local_shared_ptr<int>, long*, decltype(del)> &&
+                !std::is_constructible_v<own::local_shared_ptr<int>, int*, void (*)(long*)> &&
+                !std::is_constructible_v<own::local_shared_ptr<int>, int*, void (*)(long*), std::allocator<int>>);
   {
     own::local_shared_ptr<int> l(new int(1), del);
     l.reset(new int(2), del);

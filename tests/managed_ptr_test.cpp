@@ -119,6 +119,8 @@ TEST(ManagedPtr, LayoutAndNoexcept) {
   static_assert(std::is_convertible_v<own::shared_ptr<int>, own::managed_ptr<const int>>);
   static_assert(std::is_convertible_v<own::managed_ptr<int>&&, own::shared_ptr<const int>>);
   static_assert(!std::is_constructible_v<own::managed_ptr<derived>, own::managed_ptr<base>&&>);
+  // Declared deleted for a short error, but still not constructible.
+  static_assert(!std::is_constructible_v<own::managed_ptr<derived>, base*> && !std::is_constructible_v<own::managed_ptr<int>, long*>);
   own::managed_ptr<int> p;
   static_assert(noexcept(p.reset()));
   static_assert(noexcept(p.release()));

@@ -483,6 +483,10 @@ static_assert(!constructible<own_api, object_delete_only[], object_delete_only*>
               constructible<own_api, object_delete_only, object_delete_only*>);
 static_assert(resettable<array_delete_only[], array_delete_only> && !resettable<array_delete_only, array_delete_only>);
 static_assert(!resettable<object_delete_only[], object_delete_only> && resettable<object_delete_only, object_delete_only>);
+// A pointer that does not convert is refused by reset as by the constructor (own declares both
+// deleted, for a short error message: still not constructible, not resettable).
+static_assert(!resettable<int, long> && !resettable<int, const int> && !resettable<base, void> && resettable<base, derived>);
+static_assert(!constructible<own_api, int, long*> && !constructible<own_api, derived, base*> && !constructible<own_api, void, void*>);
 
 TEST(SharedPtrConformance, ArrayOwnerUsesTheArrayDeleteItIsAllowed) {
   own::shared_ptr<array_delete_only[]> a(new array_delete_only[4]);

@@ -103,6 +103,8 @@ class local_shared_ptr {
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
   template <class... Args>
   using if_shared_constructible = std::enable_if_t<std::is_constructible_v<shared_ptr<T>, Args...>, int>;
+  template <class... Args>
+  using if_not_shared_constructible = std::enable_if_t<!std::is_constructible_v<shared_ptr<T>, Args...>, int>;
 
  public:
   /// The type pointed to, and the matching local weak pointer.
@@ -126,6 +128,16 @@ class local_shared_ptr {
   local_shared_ptr(Y* p, D d) : local_shared_ptr(shared_ptr<T>(p, std::move(d))) {}
   template <class Y, class D, class A, if_shared_constructible<Y*, D, A> = 0>
   local_shared_ptr(Y* p, D d, A a) : local_shared_ptr(shared_ptr<T>(p, std::move(d), std::move(a))) {}
+  ///@}
+  /// Not constructors, as the ones above are not for such arguments (is_constructible says false);
+  /// deleted, the error names a line below instead of listing every constructor.
+  ///@{
+  template <class Y, if_not_shared_constructible<Y*> = 0>
+  explicit local_shared_ptr(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U), or p cannot be deleted
+  template <class Y, class D, if_not_shared_constructible<Y*, D> = 0>
+  local_shared_ptr(Y*, D) = delete;  // own: Y* does not convert to T*, or d(p) is ill-formed, or D cannot be moved
+  template <class Y, class D, class A, if_not_shared_constructible<Y*, D, A> = 0>
+  local_shared_ptr(Y*, D, A) = delete;  // own: Y* does not convert to T*, or d(p) is ill-formed, or D cannot be moved
   ///@}
   /// Owns a null pointer, as shared_ptr<T>(nullptr, d[, a]) does: d(nullptr) is called when the last
   /// owner, local or global, goes. Constrained by a trailing parameter, as shared_ptr's nullptr_t
@@ -251,6 +263,8 @@ class local_shared_ptr {
   void reset(Y* p) {
     local_shared_ptr(p).swap(*this);
   }
+  template <class Y, if_not_shared_constructible<Y*> = 0>
+  void reset(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U), or p cannot be deleted
   template <class Y, class D, if_shared_constructible<Y*, D> = 0>
   void reset(Y* p, D d) {
     local_shared_ptr(p, std::move(d)).swap(*this);

@@ -126,6 +126,8 @@ template <class T>
 class managed_ptr {
   template <class Y>
   using if_convertible = std::enable_if_t<std::is_convertible_v<Y*, T*>, int>;
+  template <class Y>
+  using if_not_convertible = std::enable_if_t<!std::is_convertible_v<Y*, T*>, int>;
 
  public:
   /// The type pointed to.
@@ -148,6 +150,10 @@ class managed_ptr {
                   "own::managed_ptr(p) cannot delete an incomplete type: define it before this line");
     set(p, detail::erase_object(p), nullptr, &detail::delete_object<Y>);
   }
+  /// Not a constructor, as the one above is not for such a Y (is_constructible says false); deleted,
+  /// the error names the line below instead of listing every constructor.
+  template <class Y, if_not_convertible<Y> = 0>
+  explicit managed_ptr(Y*) = delete;  // own: Y* does not convert to T*
 
   /// Owns `p` for the manager `m`: disposed of by `reclaim_managed_object(m, p)`, found by ADL.
   template <class Y, class M, if_convertible<Y> = 0>
@@ -248,6 +254,8 @@ class managed_ptr {
   void reset(Y* p) noexcept {
     managed_ptr(p).swap(*this);
   }
+  template <class Y, if_not_convertible<Y> = 0>
+  void reset(Y*) = delete;  // own: Y* does not convert to T*
   template <class Y, class M, if_convertible<Y> = 0>
   void reset(Y* p, M* m) noexcept {
     managed_ptr(p, m).swap(*this);

@@ -228,9 +228,12 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class Y>
   using if_compatible = std::enable_if_t<detail::is_compatible_v<Y, T>, int>;
   template <class Y>
-  using if_adoptable = std::enable_if_t<detail::accepts_raw_v<Y, T> && (std::is_array_v<T> ? detail::is_array_deletable<Y>::value
-                                                                                           : detail::is_deletable<Y>::value),
-                                        int>;
+  static constexpr bool is_adoptable = detail::accepts_raw_v<Y, T> && (std::is_array_v<T> ? detail::is_array_deletable<Y>::value
+                                                                                          : detail::is_deletable<Y>::value);
+  template <class Y>
+  using if_adoptable = std::enable_if_t<is_adoptable<Y>, int>;
+  template <class Y>
+  using if_not_adoptable = std::enable_if_t<!is_adoptable<Y>, int>;
   template <class Y, class D>
   using if_adoptable_with = std::enable_if_t<detail::accepts_raw_v<Y, T> && detail::is_deleter_for<D, Y*>::value, int>;
   template <class Y, class D>
@@ -261,6 +264,10 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   /// what the allocator throws), after deleting `p`.
   template <class Y, if_adoptable<Y> = 0>
   explicit shared_ptr(Y* p) : shared_ptr(p, default_delete_for(), detail::default_allocator()) {}
+  /// Not a constructor, as the one above is not for such a Y (is_constructible says false); deleted,
+  /// the error names the line below instead of listing every constructor.
+  template <class Y, if_not_adoptable<Y> = 0>
+  explicit shared_ptr(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U), or p cannot be deleted
 
   /// Owns `p`, destroyed by `d(p)` (D is moved into the block). If allocation throws, `d(p)` is called.
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
@@ -440,6 +447,8 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   void reset(Y* p) {
     shared_ptr(p).swap(*this);
   }
+  template <class Y, if_not_adoptable<Y> = 0>
+  void reset(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U), or p cannot be deleted
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
   void reset(Y* p, D d) {
     shared_ptr(p, std::move(d)).swap(*this);
