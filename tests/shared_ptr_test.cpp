@@ -922,6 +922,22 @@ TEST(EnableSharedFromThis, EveryOwningConstructorHooksIt) {
   EXPECT_EQ(cp.get(), a.get());
 }
 
+// [util.smartptr.shared.const]/1 enables shared_from_this through const_cast<remove_cv_t<Y>*>(p), so
+// a volatile (or const volatile) Y is hooked as a const one is. (libstdc++ 12 and libc++ 16 refuse
+// to compile these; MSVC's STL accepts them.)
+TEST(EnableSharedFromThis, AVolatileOwnerHooksIt) {
+  auto* raw = new node;
+  own::shared_ptr<volatile node> v(static_cast<volatile node*>(raw));
+  EXPECT_EQ(raw->shared_from_this().get(), raw);
+  EXPECT_EQ(v.use_count(), 1);
+  auto* raw_cv = new node;
+  own::shared_ptr<const volatile node> cv(static_cast<const volatile node*>(raw_cv));
+  EXPECT_TRUE(raw_cv->weak_from_this().lock().owner_equal(cv));
+  auto made = own::make_shared<volatile node>();
+  EXPECT_TRUE(const_cast<node*>(made.get())->shared_from_this().owner_equal(made));
+  EXPECT_EQ(tracked::live(), 3);
+}
+
 TEST(EnableSharedFromThis, NotOwnedThrowsBadWeakPtrAndWeakIsEmpty) {
   node n;
   EXPECT_THROW(n.shared_from_this(), std::bad_weak_ptr);

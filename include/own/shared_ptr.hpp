@@ -539,8 +539,10 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     using target = detail::shared_from_this_target_t<Y>;
     if constexpr (!std::is_void_v<target> && !std::is_array_v<T>) {
       if (p != nullptr) {
-        const enable_shared_from_this<target>* base = p;
-        if (base->weak_this_.expired()) base->weak_this_.assign(const_cast<target*>(static_cast<const target*>(p)), block_);
+        // As std words it, through const_cast<remove_cv_t<Y>*>(p): a volatile Y is enabled too.
+        auto* object = const_cast<std::remove_cv_t<Y>*>(p);
+        const enable_shared_from_this<target>* base = object;
+        if (base->weak_this_.expired()) base->weak_this_.assign(static_cast<target*>(object), block_);
       }
     }
   }
