@@ -481,11 +481,14 @@ static_assert(constructible<own_api, array_delete_only[], array_delete_only*> &&
 static_assert(!constructible<own_api, object_delete_only[], object_delete_only*> &&
               !constructible<own_api, object_delete_only[4], object_delete_only*> &&
               constructible<own_api, object_delete_only, object_delete_only*>);
-static_assert(resettable<array_delete_only[], array_delete_only> && !resettable<array_delete_only, array_delete_only>);
-static_assert(!resettable<object_delete_only[], object_delete_only> && resettable<object_delete_only, object_delete_only>);
-// A pointer that does not convert is refused by reset as by the constructor (own declares both
-// deleted, for a short error message: still not constructible, not resettable).
+// reset(p) has no Constraints of its own: like libstdc++ and libc++ (and libstdc++'s
+// reset_sfinae.cc), own offers it for every pointer that converts, deletable or not; calling it
+// with one that cannot be deleted is the constructor's error. A pointer that does not convert is
+// refused (own declares that form deleted, for a short error message: still not resettable).
+static_assert(resettable<array_delete_only[], array_delete_only> && resettable<object_delete_only, object_delete_only>);
+static_assert(resettable<const void, void> && resettable<array_delete_only, array_delete_only>);
 static_assert(!resettable<int, long> && !resettable<int, const int> && !resettable<base, void> && resettable<base, derived>);
+static_assert(!resettable<int[], long> && !resettable<base[], derived> && resettable<const int[], int>);
 static_assert(!constructible<own_api, int, long*> && !constructible<own_api, derived, base*> && !constructible<own_api, void, void*>);
 
 TEST(SharedPtrConformance, ArrayOwnerUsesTheArrayDeleteItIsAllowed) {

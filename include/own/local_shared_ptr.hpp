@@ -259,12 +259,13 @@ class local_shared_ptr {
   /// local_shared_ptr(args...).swap(*this).
   ///@{
   void reset() noexcept { local_shared_ptr().swap(*this); }
-  template <class Y, if_shared_constructible<Y*> = 0>
+  // As shared_ptr's reset(p): offered for every pointer that converts (see there).
+  template <class Y, std::enable_if_t<detail::accepts_raw_v<Y, T>, int> = 0>
   void reset(Y* p) {
     local_shared_ptr(p).swap(*this);
   }
-  template <class Y, if_not_shared_constructible<Y*> = 0>
-  void reset(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U), or p cannot be deleted
+  template <class Y, std::enable_if_t<!detail::accepts_raw_v<Y, T>, int> = 0>
+  void reset(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U)
   template <class Y, class D, if_shared_constructible<Y*, D> = 0>
   void reset(Y* p, D d) {
     local_shared_ptr(p, std::move(d)).swap(*this);

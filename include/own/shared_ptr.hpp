@@ -443,12 +443,16 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   /// destructor that touches this very pointer sees it already updated.
   ///@{
   void reset() noexcept { shared_ptr().swap(*this); }
-  template <class Y, if_adoptable<Y> = 0>
+  // std gives reset(p) no Constraints of its own; like libstdc++ and libc++, own takes it out of
+  // overload resolution only for a pointer that does not convert, so that a query such as
+  // decltype(q.reset(p)) for a void* into shared_ptr<const void> says yes, as theirs do. A pointer
+  // that converts but cannot be deleted is refused by the constructor the body names.
+  template <class Y, std::enable_if_t<detail::accepts_raw_v<Y, T>, int> = 0>
   void reset(Y* p) {
     shared_ptr(p).swap(*this);
   }
-  template <class Y, if_not_adoptable<Y> = 0>
-  void reset(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U), or p cannot be deleted
+  template <class Y, std::enable_if_t<!detail::accepts_raw_v<Y, T>, int> = 0>
+  void reset(Y*) = delete;  // own: Y* does not convert to T* (for T = U[]: Y is not U)
   template <class Y, class D, if_adoptable_with<Y, D> = 0>
   void reset(Y* p, D d) {
     shared_ptr(p, std::move(d)).swap(*this);
