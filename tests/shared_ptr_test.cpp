@@ -538,6 +538,18 @@ TEST(SharedPtrAllocator, UniquePtrWithReferenceDeleterAndEmptyUniquePtr) {
     EXPECT_NE(own::get_deleter<std::reference_wrapper<counting_deleter>>(p), nullptr);
   }
   EXPECT_EQ(d.calls, 1);
+  {
+    // ... and ref() of a reference_wrapper is that wrapper, not one wrapping it (from Microsoft
+    // STL's Dev10_722102; libstdc++ 12 wraps it twice).
+    std::reference_wrapper<counting_deleter> wrapped(d);
+    std::unique_ptr<int, std::reference_wrapper<counting_deleter>&> u(new int(2), wrapped);
+    own::shared_ptr<int> p(std::move(u));
+    auto* stored = own::get_deleter<std::reference_wrapper<counting_deleter>>(p);
+    ASSERT_NE(stored, nullptr);
+    EXPECT_EQ(&stored->get(), &d);
+    EXPECT_EQ(own::get_deleter<std::reference_wrapper<std::reference_wrapper<counting_deleter>>>(p), nullptr);
+  }
+  EXPECT_EQ(d.calls, 2);
   own::shared_ptr<int> empty(std::unique_ptr<int>{});
   EXPECT_EQ(empty.use_count(), 0);
 }

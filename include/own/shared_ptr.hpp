@@ -368,10 +368,10 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   shared_ptr(std::unique_ptr<Y, D>&& r, A a) {
     if (!r) return;
     using pointer = typename std::unique_ptr<Y, D>::pointer;
-    using stored_deleter = std::conditional_t<std::is_reference_v<D>, std::reference_wrapper<std::remove_reference_t<D>>, D>;
+    using stored_deleter = std::remove_reference_t<decltype(deleter_to_store(r))>;
     using block = detail::pointer_block<pointer, stored_deleter, detail::adapted_allocator_t<A>>;
     auto&& alloc = detail::adapt_allocator(a);
-    block_ = detail::new_block<block>(alloc, r.get(), std::forward<D>(r.get_deleter()), alloc);
+    block_ = detail::new_block<block>(alloc, r.get(), deleter_to_store(r), alloc);
     pointer p = r.release();
     ptr_ = p;  // the constraint: `pointer` converts to element_type*
     // enable_shared_from_this is looked up on what r.release() points to, as std's "equivalent to
@@ -527,6 +527,17 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   template <class>
   friend class weak_ptr;
   friend struct detail::shared_access;
+
+  // What shared_ptr(unique_ptr<Y, D>&&) stores: r's deleter moved, or for a reference D, std's
+  // ref(r.get_deleter()) (of a reference_wrapper, that same wrapper, not one wrapping it).
+  template <class Y, class D>
+  static decltype(auto) deleter_to_store(std::unique_ptr<Y, D>& r) noexcept {
+    if constexpr (std::is_reference_v<D>) {
+      return std::ref(r.get_deleter());
+    } else {
+      return std::move(r.get_deleter());
+    }
+  }
 
   struct moving_alias_t {};
   static constexpr moving_alias_t moving_alias{};
