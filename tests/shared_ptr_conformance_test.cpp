@@ -631,7 +631,7 @@ constexpr bool observers_agree() {
 static_assert(OWN_TEST_STD_IS_LIBCXX || (observers_agree<int>() && observers_agree<int[]>() && observers_agree<int[3]>() &&
                                          observers_agree<int[2][3]>() && observers_agree<base>()));
 
-// The unique() member was removed in C++20; std::weak_ptr has no comparison operators.
+// std::weak_ptr has no comparison operators.
 template <class P, class = void>
 struct has_weak_less : std::false_type {};
 template <class P>

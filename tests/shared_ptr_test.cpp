@@ -1137,13 +1137,23 @@ TEST(SharedPtrOwner, OwnerBeforeHashAndEqual) {
   EXPECT_EQ(weak_hashed.count(wfirst), 1u);  // owner-based keys survive expiry
 }
 
-#if __cplusplus < 202002L
-TEST(SharedPtr, UniqueBeforeCxx20) {
+// unique(): C++17's, removed by C++20 but kept there (deprecated) as libstdc++ keeps it.
+#if __cplusplus >= 202002L
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+TEST(SharedPtr, Unique) {
+  own::shared_ptr<int> empty;
+  EXPECT_FALSE(empty.unique());
   auto p = own::make_shared<int>();
   EXPECT_TRUE(p.unique());
   auto q = p;
   EXPECT_FALSE(p.unique());
+  q.reset();
+  EXPECT_TRUE(p.unique());
 }
+#if __cplusplus >= 202002L
+#pragma GCC diagnostic pop
 #endif
 
 // A type that is incomplete where shared_ptr members are declared, like std allows.

@@ -507,16 +507,19 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
     return ptr_[i];
   }
 
-  /// The number of shared_ptrs owning the object (0 if empty); unique(): whether it is 1 (C++17).
+  /// The number of shared_ptrs owning the object (0 if empty); unique(): whether it is 1 (C++17's,
+  /// removed by C++20; kept there, deprecated, as libstdc++ keeps it, so that code that calls it
+  /// still compiles when std:: becomes own::).
   /// One relaxed load of the count, and one of a global; while some thread's atomic_shared_ptr load
   /// proxy is in use (from the thread's first arming of it until the thread has exited and the
   /// last copy loaded through it is gone), also a read of each such proxy (a line per thread that
   /// has had one), which may hold users of this object (see atomic_shared_ptr.hpp).
   ///@{
   long use_count() const noexcept { return block_ ? detail::load_proxy::users_of(detail::load_proxy::owner_of(block_)) : 0; }
-#if __cplusplus < 202002L
-  bool unique() const noexcept { return use_count() == 1; }
+#if __cplusplus >= 202002L
+  [[deprecated("removed from std::shared_ptr in C++20: use use_count() == 1")]]
 #endif
+  bool unique() const noexcept { return use_count() == 1; }
   ///@}
   /// Whether get() is not null.
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
