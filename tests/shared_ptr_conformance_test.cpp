@@ -454,6 +454,19 @@ static_assert(constructible<own_api, void, void*, null_deleter>);
 // the constructor's body): a trait difference only, no std-valid call reaches it.
 static_assert(!constructible<std_api, int, std::unique_ptr<int>&&, std::allocator<int>>);
 static_assert(constructible<own_api, int, std::unique_ptr<int>&&, std::allocator<int>>);
+// A unique_ptr whose deleter cannot be moved: libstdc++ takes the form out (its
+// unique_ptr_deleter.cc), beyond std's two Constraints, and own does too (libc++ 16 fails inside the
+// constructor instead). A reference deleter is kept.
+struct unmovable_deleter {
+  unmovable_deleter() = default;
+  unmovable_deleter(const unmovable_deleter&) = delete;
+  void operator()(int* p) const { delete p; }
+};
+static_assert((!constructible<std_api, int, std::unique_ptr<int, unmovable_deleter>&&> || OWN_TEST_STD_IS_LIBCXX) &&
+              !constructible<own_api, int, std::unique_ptr<int, unmovable_deleter>&&> &&
+              !constructible<own_api, int, std::unique_ptr<int, unmovable_deleter>&&, std::allocator<int>>);
+static_assert(constructible<std_api, int, std::unique_ptr<int, unmovable_deleter&>&&> &&
+              constructible<own_api, int, std::unique_ptr<int, unmovable_deleter&>&&>);
 
 // "delete p" for a T that is not an array, "delete[] p" for an array ([util.smartptr.shared.const]/4),
 // each checked on its own: a class may allow one and not the other. (g++ 12 once answered both with

@@ -240,10 +240,13 @@ class shared_ptr : public detail::bases::owner_observers<shared_ptr<T>> {
   using if_no_deleter_for = std::enable_if_t<detail::accepts_raw_v<Y, T> && !detail::is_deleter_for<D, Y*>::value &&
                                                  !detail::is_memory_source_v<std::remove_pointer_t<D>>,
                                              int>;
+  // (The deleter moves in, so a D that cannot be moved takes the form out, as libstdc++ does, beyond
+  // std's two Constraints.)
   template <class Y, class D>
   using if_unique_convertible =
       std::enable_if_t<detail::is_compatible_v<Y, T> &&
-                           std::is_convertible_v<typename std::unique_ptr<Y, D>::pointer, std::remove_extent_t<T>*>,
+                           std::is_convertible_v<typename std::unique_ptr<Y, D>::pointer, std::remove_extent_t<T>*> &&
+                           (std::is_reference_v<D> || std::is_move_constructible_v<D>),
                        int>;
   using default_delete_for = std::conditional_t<std::is_array_v<T>, detail::array_deleter, default_deleter>;
 
